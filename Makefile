@@ -1,0 +1,43 @@
+# Two commands do everything on a fresh machine with Python 3.11 and make:
+#   make book   - create .venv from the lock, execute the notebooks (papermill), build the HTML book
+#   make test   - the same environment plus test tools, then the whole test suite
+PYTHON ?= python3.11
+VENV := .venv
+PY := $(VENV)/bin/python
+NOTEBOOKS := $(sort $(wildcard notebooks/*.ipynb))
+
+.PHONY: book notebooks html test env test-env lock clean
+
+book: notebooks html
+	@echo
+	@echo "The book is built: open file://$(CURDIR)/_build/html/index.html"
+
+env: $(VENV)/.book-installed
+test-env: $(VENV)/.test-installed
+
+$(VENV)/.book-installed: requirements.lock pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.lock
+	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
+	touch $@
+
+$(VENV)/.test-installed: $(VENV)/.book-installed requirements-test.lock
+	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements-test.lock
+	touch $@
+
+notebooks: env
+	$(PY) scripts/run_notebooks.py $(NOTEBOOKS)
+
+html: env
+	rm -rf _build/html
+	$(VENV)/bin/jupyter-book build . --all -W --keep-going
+
+test: test-env
+	$(PY) -m pytest tests notebooks --nbval-lax
+
+# Regenerate the lock files and environment.yml from the loose ranges in pyproject.toml.
+lock:
+	bash scripts/lock.sh
+
+clean:
+	rm -rf _build figures .pytest_cache

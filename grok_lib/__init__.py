@@ -1,0 +1,16 @@
+"""grok_lib: the small library behind the grokking companion book.
+
+One module per concern:
+
+- :mod:`grok_lib.config`   frozen experiment configs, validation, named profiles
+- :mod:`grok_lib.task`     the modular-addition task and its train/test split
+- :mod:`grok_lib.model`    the Paper A model, z = E[a] + E[b], h = ReLU(W z + b), logits = U h
+- :mod:`grok_lib.metrics`  losses in float64, accuracy, stable rank, clocks
+- :mod:`grok_lib.history`  a training history: plain arrays, saved as npz
+- :mod:`grok_lib.train`    the full-batch AdamW trainer
+- :mod:`grok_lib.store`    the run store: cache, checksums, checkpoints, resume
+- :mod:`grok_lib.plots`    the house style and the plot functions (they take histories)
+- :mod:`grok_lib.paths`    every path the project writes to
+"""
+
+__version__ = "0.1.0"

@@ -1,0 +1,47 @@
+"""A training history: the recorded steps and one float array per metric, plus the config.
+
+Saved as a single ``.npz`` of plain arrays (config and metadata as JSON strings), loaded
+with ``allow_pickle=False``: no pickles anywhere.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from dataclasses import dataclass, field
+
+import numpy as np
+
+
+@dataclass
+class History:
+    steps: np.ndarray  # (n,) int64, the recorded steps (0 = before any update)
+    metrics: dict[str, np.ndarray]  # name -> (n,) float64 array
+    config: dict  # the run's config, as a plain dict
+    meta: dict = field(default_factory=dict)  # store key, resolved device, library version
+
+    def __getitem__(self, name: str) -> np.ndarray:
+        return self.metrics[name]
+
+    def final(self, name: str) -> float:
+        return float(self.metrics[name][-1])
+
+    def to_bytes(self) -> bytes:
+        arrays = {f"m/{k}": np.asarray(v, dtype=np.float64) for k, v in self.metrics.items()}
+        arrays["steps"] = np.asarray(self.steps, dtype=np.int64)
+        arrays["config"] = np.array(json.dumps(self.config, sort_keys=True))
+        arrays["meta"] = np.array(json.dumps(self.meta, sort_keys=True))
+        buf = io.BytesIO()
+        np.savez(buf, **arrays)
+        return buf.getvalue()
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> "History":
+        with np.load(io.BytesIO(data), allow_pickle=False) as z:
+            metrics = {k[2:]: z[k] for k in z.files if k.startswith("m/")}
+            return cls(
+                steps=z["steps"],
+                metrics=metrics,
+                config=json.loads(str(z["config"])),
+                meta=json.loads(str(z["meta"])),
+            )

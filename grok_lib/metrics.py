@@ -1,0 +1,46 @@
+"""Metrics of a model or a matrix, and the clocks read off a history.
+
+Losses are evaluated in float64: the train loss of Paper A's Figure 1 reaches ~1e-6,
+where a float32 softmax has no digits left.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import torch
+
+
+def cross_entropy64(logits: torch.Tensor, y: torch.Tensor, weight: torch.Tensor) -> torch.Tensor:
+    """Weighted mean cross-entropy, computed in float64 (differentiable).
+
+    ``weight`` sums to one; with the task's pair weights this is the plain mean over
+    ordered pairs.
+    """
+    logp = torch.log_softmax(logits.to(torch.float64), dim=-1)
+    return -(logp.gather(1, y[:, None])[:, 0] * weight).sum()
+
+
+def accuracy(logits: torch.Tensor, y: torch.Tensor, weight: torch.Tensor) -> torch.Tensor:
+    """Weighted fraction of rows whose arg-max is the label."""
+    return ((logits.argmax(dim=-1) == y).to(torch.float64) * weight).sum()
+
+
+def stable_rank(a: torch.Tensor) -> float:
+    """srank(A) = ||A||_F^2 / ||A||_2^2 (Paper A, eq. 2.3); 0 for the zero matrix."""
+    s = torch.linalg.svdvals(a.detach().to(torch.float64))
+    top = float(s[0]) if s.numel() else 0.0
+    return float((s**2).sum()) / top**2 if top > 0 else 0.0
+
+
+def first_crossing(steps, values, threshold: float, below: bool = True) -> float:
+    """The first recorded step at which ``values`` is <= threshold (or >= if not ``below``).
+
+    NaN if it never happens. This is the stopping time inf{t : value_t <= threshold}
+    read on the recording schedule, so it is exact up to that schedule's spacing.
+    """
+    steps, values = np.asarray(steps), np.asarray(values, dtype=float)
+    hit = values <= threshold if below else values >= threshold
+    idx = np.flatnonzero(hit)
+    return float(steps[idx[0]]) if idx.size else math.nan

@@ -1,0 +1,156 @@
+"""The run store: a training history cached under a key derived from its config.
+
+Layout of the store folder (``paths.store_dir()``), per run key ``K``:
+
+- ``K.npz``        the finished history (plain arrays, see :mod:`grok_lib.history`)
+- ``K.json``       the config, metadata and the SHA-256 of ``K.npz``
+- ``K.ckpt.npz``   the latest checkpoint of an unfinished run (removed when it finishes)
+
+The key hashes the config's canonical JSON (fields that do not change the numbers are
+left out), the resolved device, and the source code of the modules that produce the
+numbers, so editing the trainer invalidates old entries but editing a plot does not.
+Every write goes to a temporary file that is then renamed into place, so a killed
+process never leaves a half-written entry. A corrupt entry (checksum mismatch,
+unreadable file) is reported and recomputed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import os
+import tempfile
+import warnings
+from pathlib import Path
+from typing import Optional, Sequence
+
+import numpy as np
+
+from . import __version__, paths
+from .config import NOT_IN_KEY, ModAddConfig, resolve_device
+from .history import History
+from .train import Callback, TrainState, train
+
+#: Modules whose source determines a history's numbers (their hash is in every key).
+NUMERIC_MODULES = ("task.py", "model.py", "metrics.py", "train.py", "history.py")
+
+
+def code_version() -> str:
+    """A short hash of the source of :data:`NUMERIC_MODULES`."""
+    h = hashlib.sha256()
+    for name in NUMERIC_MODULES:
+        h.update(name.encode())
+        h.update((Path(__file__).parent / name).read_bytes())
+    return h.hexdigest()[:12]
+
+
+def run_key(config: ModAddConfig, device: str) -> str:
+    """The store key of ``config`` run on ``device`` (``cpu`` or ``cuda``)."""
+    values = {k: v for k, v in config.to_dict().items() if k not in NOT_IN_KEY}
+    values["device"] = device
+    payload = json.dumps({"config": values, "code": code_version()}, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(payload.encode()).hexdigest()[:20]
+
+
+def sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def atomic_write(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` through a temporary file in the same folder and a rename."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _npz_bytes(arrays: dict[str, np.ndarray]) -> bytes:
+    buf = io.BytesIO()
+    np.savez(buf, **arrays)
+    return buf.getvalue()
+
+
+class RunStore:
+    """Histories on disk, keyed by config; see the module docstring for the layout."""
+
+    def __init__(self, root: Optional[Path] = None):
+        self.root = Path(root) if root is not None else paths.store_dir()
+
+    def _paths(self, key: str) -> tuple[Path, Path, Path]:
+        return self.root / f"{key}.npz", self.root / f"{key}.json", self.root / f"{key}.ckpt.npz"
+
+    # -- finished histories --------------------------------------------------------
+    def load(self, key: str) -> Optional[History]:
+        """The stored history of ``key``; None if absent; None with a warning if corrupt."""
+        data_path, meta_path, _ = self._paths(key)
+        if not data_path.exists() or not meta_path.exists():
+            return None
+        try:
+            record = json.loads(meta_path.read_text())
+            data = data_path.read_bytes()
+            if sha256(data) != record["sha256"]:
+                raise ValueError("checksum mismatch")
+            return History.from_bytes(data)
+        except Exception as err:  # any damage means: recompute
+            warnings.warn(f"run store: entry {key} is corrupt ({err}); recomputing it", stacklevel=2)
+            return None
+
+    def save(self, key: str, history: History) -> None:
+        data_path, meta_path, ckpt_path = self._paths(key)
+        data = history.to_bytes()
+        atomic_write(data_path, data)
+        record = {"sha256": sha256(data), "config": history.config, "meta": history.meta}
+        atomic_write(meta_path, json.dumps(record, indent=1, sort_keys=True).encode())
+        ckpt_path.unlink(missing_ok=True)
+
+    # -- checkpoints ------------------------------------------------------------------
+    def save_checkpoint(self, key: str, state: TrainState) -> None:
+        atomic_write(self._paths(key)[2], _npz_bytes(state.to_arrays()))
+
+    def load_checkpoint(self, key: str) -> Optional[TrainState]:
+        ckpt_path = self._paths(key)[2]
+        if not ckpt_path.exists():
+            return None
+        try:
+            with np.load(ckpt_path, allow_pickle=False) as z:
+                return TrainState.from_arrays({k: z[k] for k in z.files})
+        except Exception as err:
+            warnings.warn(f"run store: checkpoint {ckpt_path.name} is unreadable ({err}); starting over", stacklevel=2)
+            return None
+
+    # -- the one entry point notebooks use ----------------------------------------------
+    def get_or_run(self, config: ModAddConfig, callbacks: Sequence[Callback] = (), progress: bool = True) -> History:
+        """The history of ``config``: from the store if present, else trained (resuming a checkpoint)."""
+        device = resolve_device(config.device)
+        key = run_key(config, device)
+        history = self.load(key)
+        if history is not None:
+            return history
+        resume = self.load_checkpoint(key)
+        history = train(
+            config,
+            callbacks,
+            resume=resume,
+            on_checkpoint=lambda state: self.save_checkpoint(key, state),
+            progress=progress,
+            device=device,
+        )
+        history.meta.update(key=key, code=code_version(), grok_lib=__version__)
+        self.save(key, history)
+        return history
+
+
+def run_all(configs: Sequence[ModAddConfig], store: Optional[RunStore] = None, progress: bool = True) -> list[History]:
+    """Histories of several configs, in order; each is validated before any is trained."""
+    store = store or RunStore()
+    for c in configs:  # fail fast: a bad device stops the sweep before any training
+        resolve_device(c.device)
+    return [store.get_or_run(c, progress=progress) for c in configs]
