@@ -64,9 +64,8 @@ def plot_loss_curves(ax, histories: Sequence[History], log_x: bool = False) -> N
         ax.set_xscale("log")
     ax.set_xlabel("epoch (full-batch step)")
     ax.set_ylabel("cross-entropy")
-    ax.plot([], [], ls="--", color="grey", label="train")
-    ax.plot([], [], ls="-", color="grey", label="test")
-    ax.legend(ncol=2, loc="lower left")
+    style = [plt.Line2D([], [], ls="--", color="grey"), plt.Line2D([], [], ls="-", color="grey")]
+    ax.legend(style, ["train", "test"], loc="upper right")
 
 
 def plot_accuracy_curves(ax, histories: Sequence[History]) -> None:
@@ -79,11 +78,12 @@ def plot_accuracy_curves(ax, histories: Sequence[History]) -> None:
     ax.set_ylim(-0.02, 1.02)
     ax.set_xlabel("epoch (full-batch step)")
     ax.set_ylabel("accuracy")
+    ax.legend(loc="lower right", title="weight decay")
 
 
 def _box(ax, x, y, w, h, text, color):
     ax.add_patch(FancyBboxPatch((x - w / 2, y - h / 2), w, h, boxstyle="round,pad=0.02", fc=color, ec="black", lw=0.8))
-    ax.text(x, y, text, ha="center", va="center", fontsize=8)
+    ax.text(x, y, text, ha="center", va="center", fontsize=7.5)
 
 
 def _arrow(ax, x0, y0, x1, y1, text=""):
@@ -94,30 +94,27 @@ def _arrow(ax, x0, y0, x1, y1, text=""):
 
 def draw_architecture(ax, p: int, d_embed: int, width: int) -> None:
     """A sketch of Paper A's model: two tokens, summed embeddings, one ReLU layer, the head."""
-    ax.set_xlim(0, 1)
+    ax.set_xlim(-0.03, 1.0)
     ax.set_ylim(0, 1)
     ax.axis("off")
-    _box(ax, 0.08, 0.75, 0.12, 0.12, "a", "#dde8f5")
-    _box(ax, 0.08, 0.25, 0.12, 0.12, "b", "#dde8f5")
-    _box(ax, 0.30, 0.75, 0.14, 0.14, f"E[a]\n∈ ℝ^{d_embed}", "#f7e3c8")
-    _box(ax, 0.30, 0.25, 0.14, 0.14, f"E[b]\n∈ ℝ^{d_embed}", "#f7e3c8")
-    _box(ax, 0.47, 0.50, 0.08, 0.12, "+", "#ffffff")
-    _box(ax, 0.66, 0.50, 0.16, 0.22, f"h = ReLU(Wz+b)\n{width} units", "#d9eed9")
-    _box(ax, 0.90, 0.50, 0.15, 0.22, f"logits = Uh\n{p} classes", "#eadcf2")
-    _arrow(ax, 0.14, 0.75, 0.23, 0.75, "E")
-    _arrow(ax, 0.14, 0.25, 0.23, 0.25, "E")
-    _arrow(ax, 0.37, 0.72, 0.44, 0.55)
-    _arrow(ax, 0.37, 0.28, 0.44, 0.45)
-    _arrow(ax, 0.51, 0.50, 0.58, 0.50, "z")
-    _arrow(ax, 0.74, 0.50, 0.825, 0.50, "U")
-    ax.set_title(f"(a) model: (a + b) mod {p}", loc="left")
+    for y, tok in ((0.78, "a"), (0.22, "b")):
+        _box(ax, 0.05, y, 0.08, 0.12, tok, "#dde8f5")
+        _box(ax, 0.23, y, 0.15, 0.16, f"E[{tok}]\n$\\in\\mathbb{{R}}^{{{d_embed}}}$", "#f7e3c8")
+        _arrow(ax, 0.095, y, 0.15, y, "E")
+        _arrow(ax, 0.31, y + (-0.06 if y > 0.5 else 0.06), 0.385, 0.5 + (0.05 if y > 0.5 else -0.05))
+    _box(ax, 0.42, 0.50, 0.07, 0.11, "+", "#ffffff")
+    _box(ax, 0.62, 0.50, 0.21, 0.24, f"h = ReLU(Wz+b)\n{width} units", "#d9eed9")
+    _box(ax, 0.885, 0.50, 0.19, 0.24, f"logits = Uh\n{p} classes", "#eadcf2")
+    _arrow(ax, 0.455, 0.50, 0.515, 0.50, "z")
+    _arrow(ax, 0.725, 0.50, 0.785, 0.50, "U")
+    ax.set_title(f"(a) the model, on (a + b) mod {p}", loc="left")
 
 
 def figure1(histories: Sequence[History]):
     """Paper A, Figure 1: the model sketch, the loss curves, and the accuracy curves."""
     cfg = histories[0].config
-    fig = plt.figure(figsize=(11, 3.6), layout="constrained")
-    ax_arch, ax_loss, ax_acc = fig.subplots(1, 3, width_ratios=[1.25, 1.2, 1.0])
+    fig = plt.figure(figsize=(12, 3.8), layout="constrained")
+    ax_arch, ax_loss, ax_acc = fig.subplots(1, 3, width_ratios=[1.4, 1.2, 1.0])
     draw_architecture(ax_arch, cfg["p"], cfg["d_embed"], cfg["width"])
     plot_loss_curves(ax_loss, histories)
     ax_loss.set_title("(b) cross-entropy", loc="left")
