@@ -33,7 +33,7 @@ html: env
 	$(VENV)/bin/jupyter-book build . --all -W --keep-going
 
 test: test-env
-	$(PY) -m pytest tests notebooks --nbval-lax
+	$(PY) -m pytest tests notebooks --nbval-lax --nbval-cell-timeout=1800
 
 # Regenerate the lock files and environment.yml from the loose ranges in pyproject.toml.
 lock:
