@@ -6,7 +6,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 NOTEBOOKS := $(sort $(wildcard notebooks/*.ipynb))
 
-.PHONY: book notebooks html test env test-env lock clean
+.PHONY: book notebooks html test env test-env lock clean baselines
 
 book: notebooks html
 	@echo
@@ -32,8 +32,16 @@ html: env
 	rm -rf _build/html
 	$(VENV)/bin/jupyter-book build . --all -W --keep-going
 
+PYTEST_ARGS := --mpl --mpl-results-path=test-artifacts/mpl --mpl-generate-summary=html,json \
+	--nbval-lax --nbval-cell-timeout=1800
+
 test: test-env
-	$(PY) -m pytest tests notebooks --nbval-lax --nbval-cell-timeout=1800
+	$(PY) -m pytest tests notebooks $(PYTEST_ARGS)
+
+# After a deliberate change to a plot or a metric: regenerate the baseline images and the
+# committed figure numbers, then review `git diff --stat tests/` and commit.
+baselines: test-env
+	$(PY) scripts/make_baselines.py
 
 # Regenerate the lock files and environment.yml from the loose ranges in pyproject.toml.
 lock:

@@ -11,8 +11,6 @@ import math
 from dataclasses import dataclass
 from typing import Sequence
 
-import numpy as np
-
 from .clocks import grokking_epoch
 from .history import History
 
@@ -67,18 +65,12 @@ REGISTRY: dict[str, Claim] = {
 }
 
 
-def _value_at(history: History, name: str, step: int) -> float:
-    """The metric at the last recorded step <= ``step``."""
-    i = int(np.searchsorted(history.steps, step, side="right")) - 1
-    return float(history[name][max(i, 0)])
-
-
 def evaluate_fig1(histories: Sequence[History]) -> list[Result]:
     """Evaluate the Figure 1 claims on a weight-decay sweep."""
     hs = sorted(histories, key=lambda h: h.config["weight_decay"])
     wds = [h.config["weight_decay"] for h in hs]
 
-    fit = [_value_at(h, "train_loss", 1500) for h in hs]
+    fit = [h.at("train_loss", 1500) for h in hs]
     fit_text = ", ".join(f"λ={wd:g}: {v:.1e}" for wd, v in zip(wds, fit))
     if all(1e-7 <= v <= 1e-5 for v in fit):
         fit_verdict = "reproduced"

@@ -27,11 +27,24 @@ def accuracy(logits: torch.Tensor, y: torch.Tensor, weight: torch.Tensor) -> tor
     return ((logits.argmax(dim=-1) == y).to(torch.float64) * weight).sum()
 
 
-def stable_rank(a: torch.Tensor) -> float:
-    """srank(A) = ||A||_F^2 / ||A||_2^2 (Paper A, eq. 2.3); 0 for the zero matrix."""
+def stable_rank_and_norm(a: torch.Tensor) -> tuple[float, float]:
+    """(srank(A), ||A||_2) from one SVD; srank(A) = ||A||_F^2 / ||A||_2^2 (Paper A, eq. 2.3)."""
     s = torch.linalg.svdvals(a.detach().to(torch.float64))
     top = float(s[0]) if s.numel() else 0.0
-    return float((s**2).sum()) / top**2 if top > 0 else 0.0
+    return (float((s**2).sum()) / top**2 if top > 0 else 0.0), top
+
+
+def stable_rank(a: torch.Tensor) -> float:
+    """srank(A) = ||A||_F^2 / ||A||_2^2; 0 for the zero matrix."""
+    return stable_rank_and_norm(a)[0]
+
+
+def logit_gradient_norms(logits: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    """Per-row ||delta_i|| with delta_i = softmax(logits_i) - onehot(y_i), the gradient of
+    the per-sample cross-entropy with respect to the logits (float64)."""
+    prob = torch.softmax(logits.to(torch.float64), dim=-1)
+    prob[torch.arange(len(y), device=y.device), y] -= 1.0
+    return prob.norm(dim=1)
 
 
 def first_crossing(steps, values, threshold: float, below: bool = True) -> float:

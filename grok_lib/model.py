@@ -11,7 +11,42 @@ from __future__ import annotations
 import math
 
 import torch
+import torch.nn.functional as F
 from torch import nn
+
+
+class _PairSum(torch.autograd.Function):
+    """Rows EW[a_i] + EW[b_i] of a (p x width) table: the one-hot input made explicit.
+
+    Forward is a gather. Backward adds each row's gradient back onto its two tokens: a
+    scatter-add on the CPU (deterministic there, and much cheaper than the dense product
+    with the n x p pair matrix), a dense one-hot product on a GPU (where scatter-add uses
+    atomics and is not deterministic).
+    """
+
+    @staticmethod
+    def forward(ctx, table, a, b):
+        ctx.save_for_backward(a, b)
+        ctx.rows = table.shape[0]
+        return table.index_select(0, a) + table.index_select(0, b)
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, b = ctx.saved_tensors
+        rows = pair_sum_grad_onehot if grad.is_cuda else pair_sum_grad_scatter
+        return rows(grad, a, b, ctx.rows), None, None
+
+
+def pair_sum_grad_scatter(grad, a, b, rows: int) -> torch.Tensor:
+    """sum_i grad_i (e_{a_i} + e_{b_i}) by scatter-add (the CPU path)."""
+    out = torch.zeros(rows, grad.shape[1], dtype=grad.dtype, device=grad.device)
+    return out.index_add_(0, a, grad).index_add_(0, b, grad)
+
+
+def pair_sum_grad_onehot(grad, a, b, rows: int) -> torch.Tensor:
+    """The same sum as a dense one-hot product (the GPU path: deterministic there)."""
+    onehot = F.one_hot(a, rows) + F.one_hot(b, rows)
+    return onehot.to(grad.dtype).T @ grad
 
 
 class ModAddMLP(nn.Module):
@@ -29,13 +64,17 @@ class ModAddMLP(nn.Module):
         self.b = nn.Parameter(uniform((width,), 1 / math.sqrt(d_embed)).to(dtype))
         self.U = nn.Parameter(uniform((p, width), 1 / math.sqrt(width)).to(dtype))
 
-    def preactivation(self, pairs: torch.Tensor) -> torch.Tensor:
-        """W z + b for every row of the pair matrix M (z = M @ E), formed as M @ (E W^T) + b."""
-        return torch.addmm(self.b, pairs, self.E @ self.W.T)
+    def preactivation(self, a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+        """W z + b for the pairs (a_i, b_i), with z = E[a] + E[b].
 
-    def forward(self, pairs: torch.Tensor) -> torch.Tensor:
-        """Logits (n x p) for the pair matrix ``pairs`` (see :func:`grok_lib.task.pair_matrix`)."""
-        return torch.relu(self.preactivation(pairs)) @ self.U.T
+        Since the input is one-hot, W z = (E W^T)[a] + (E W^T)[b]: E W^T is formed once
+        (p x width) instead of projecting every sample (identical maths, far less work).
+        """
+        return _PairSum.apply(self.E @ self.W.T, a, b) + self.b
+
+    def forward(self, a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+        """Logits (n x p) for the pairs (a_i, b_i)."""
+        return torch.relu(self.preactivation(a, b)) @ self.U.T
 
     def blocks(self) -> dict[str, torch.Tensor]:
         """The named weight blocks, in a fixed order (for metrics and checkpoints)."""

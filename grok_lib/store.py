@@ -33,7 +33,7 @@ from .history import History
 from .train import Callback, TrainState, train
 
 #: Modules whose source determines a history's numbers (their hash is in every key).
-NUMERIC_MODULES = ("task.py", "model.py", "metrics.py", "train.py", "history.py")
+NUMERIC_MODULES = ("task.py", "model.py", "metrics.py", "train.py")
 
 
 def code_version() -> str:

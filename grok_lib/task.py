@@ -66,19 +66,3 @@ def make_split(p: int, train_frac: float, seed: int) -> tuple[Split, Split]:
     order = np.random.default_rng(seed).permutation(len(pairs))
     train, test = np.sort(order[:n_train]), np.sort(order[n_train:])
     return _side(pairs[train], p), _side(pairs[test], p)
-
-
-def pair_matrix(split: Split, p: int, dtype=torch.float32) -> torch.Tensor:
-    """The (n, p) matrix M with M[i, a_i] += 1 and M[i, b_i] += 1, so that z = M @ E.
-
-    Multiplying by M is the one-hot structure of the input made explicit: the model
-    forms E W^T once (p x width) and then M @ (E W^T), which is much cheaper than
-    embedding and projecting every sample, and whose backward is a dense matmul rather
-    than a scatter-add.
-    """
-    n = split.n_unordered
-    m = torch.zeros(n, p, dtype=dtype, device=split.a.device)
-    rows = torch.arange(n, device=split.a.device)
-    m.index_put_((rows, split.a), torch.ones(n, dtype=dtype, device=m.device), accumulate=True)
-    m.index_put_((rows, split.b), torch.ones(n, dtype=dtype, device=m.device), accumulate=True)
-    return m

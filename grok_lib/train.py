@@ -20,14 +20,22 @@ from tqdm import tqdm
 
 from .config import ModAddConfig, resolve_device
 from .history import History
-from .metrics import accuracy, cross_entropy64, stable_rank
+from .metrics import accuracy, cross_entropy64, logit_gradient_norms, stable_rank_and_norm
 from .model import ModAddMLP
-from .task import make_split, pair_matrix
+from .task import make_split
 
 #: Log-spaced points between step 1 and the last step, on top of the regular grid.
 N_LOG_POINTS = 60
 
 Callback = Callable[[int, dict], None]
+
+
+def snapshot_schedule(epochs: int) -> np.ndarray:
+    """Steps at which the weights themselves are kept: 0, 100, 200, 500, then every 500, last."""
+    early = np.array([0, 100, 200], dtype=np.int64)
+    grid = np.arange(500, epochs + 1, 500, dtype=np.int64)
+    steps = np.unique(np.concatenate([early, grid, [epochs]]))
+    return steps[steps <= epochs]
 
 
 def record_schedule(epochs: int, eval_every: int, n_log: int = N_LOG_POINTS) -> np.ndarray:
@@ -60,8 +68,6 @@ class _Run:
         dtype = getattr(torch, config.dtype)
         train, test = make_split(config.p, config.train_frac, config.data_seed)
         self.train, self.test = train.to(device), test.to(device)
-        self.m_train = pair_matrix(self.train, config.p, dtype)
-        self.m_test = pair_matrix(self.test, config.p, dtype)
         self.model = ModAddMLP(config.p, config.d_embed, config.width, config.init_seed, dtype).to(device)
         self.opt = torch.optim.AdamW(
             self.model.parameters(),
@@ -71,6 +77,8 @@ class _Run:
         )
         self.rows: dict[str, list[float]] = {}
         self.prev_pattern: Optional[torch.Tensor] = None
+        self.snap_steps: list[int] = []
+        self.snaps: dict[str, list[np.ndarray]] = {}
 
     # -- checkpoints ----------------------------------------------------------------
     def state(self, step: int) -> TrainState:
@@ -82,10 +90,13 @@ class _Run:
             arrays[f"rows/{name}"] = np.asarray(values, dtype=np.float64)
         if self.prev_pattern is not None:
             arrays["prev_pattern"] = self.prev_pattern.cpu().numpy()
+        arrays["snap_steps"] = np.asarray(self.snap_steps, dtype=np.int64)
+        for k, v in self.snaps.items():
+            arrays[f"snap/{k}"] = np.stack(v)
         return TrainState(step=step, arrays=arrays)
 
     def restore(self, state: TrainState) -> None:
-        device = self.m_train.device
+        device = self.train.a.device
         with torch.no_grad():
             for k, v in self.model.blocks().items():
                 v.copy_(torch.from_numpy(state.arrays[f"model/{k}"]))
@@ -100,36 +111,51 @@ class _Run:
         self.rows = {k[5:]: list(v) for k, v in state.arrays.items() if k.startswith("rows/")}
         if "prev_pattern" in state.arrays:
             self.prev_pattern = torch.from_numpy(state.arrays["prev_pattern"]).to(device)
+        self.snap_steps = state.arrays["snap_steps"].tolist()
+        self.snaps = {k[5:]: list(v) for k, v in state.arrays.items() if k.startswith("snap/")}
 
     # -- one step -------------------------------------------------------------------
     def loss_and_pattern(self):
-        pre = self.model.preactivation(self.m_train)
+        pre = self.model.preactivation(self.train.a, self.train.b)
         logits = torch.relu(pre) @ self.model.U.T
         loss = cross_entropy64(logits, self.train.y, self.train.weight)
         return loss, logits, pre
 
     @torch.no_grad()
     def record(self, step: int, loss, logits, pre) -> dict:
-        model = self.model
-        test_logits = model(self.m_test)
+        model, train = self.model, self.train
+        test_logits = model(self.test.a, self.test.b)
         pattern = pre > 0
         churn = math.nan if self.prev_pattern is None else float((pattern != self.prev_pattern).double().mean())
         self.prev_pattern = pattern
         row = {
             "train_loss": float(loss),
             "test_loss": float(cross_entropy64(test_logits, self.test.y, self.test.weight)),
-            "train_acc": float(accuracy(logits, self.train.y, self.train.weight)),
+            "train_acc": float(accuracy(logits, train.y, train.weight)),
             "test_acc": float(accuracy(test_logits, self.test.y, self.test.weight)),
-            "srank_E": stable_rank(model.E),
-            "srank_W": stable_rank(model.W),
-            "srank_U": stable_rank(model.U),
-            "srank_EW": stable_rank(model.E @ model.W.T),
             "churn": churn,
         }
+        for name, mat in (("E", model.E), ("W", model.W), ("U", model.U), ("EW", model.E @ model.W.T)):
+            row[f"srank_{name}"], row[f"spec_{name}"] = stable_rank_and_norm(mat)
         for k, v in model.blocks().items():
             row[f"norm_{k}"] = float(v.norm())
             row[f"grad_{k}"] = float(v.grad.norm()) if v.grad is not None else math.nan
+        # Per-sample factors of Paper A's Prop. 4.2 bounds, averaged with the pair weights:
+        # ||grad_U l|| = |delta| |h|, ||grad_W l|| <= ||U||_2 |z| |delta|, ||grad_E l|| <= ||B||_2 ||W||_2 ||U||_2 |delta|.
+        delta = logit_gradient_norms(logits, train.y)
+        w = train.weight
+        row["mean_delta"] = float((w * delta).sum())
+        row["mean_delta_h"] = float((w * delta * torch.relu(pre).norm(dim=1).double()).sum())
+        z = model.E[train.a] + model.E[train.b]
+        row["mean_delta_z"] = float((w * delta * z.norm(dim=1).double()).sum())
+        norm_b = torch.where(train.a == train.b, 2.0, math.sqrt(2.0)).to(w)  # ||e_a + e_b||
+        row["mean_delta_B"] = float((w * delta * norm_b).sum())
         return row
+
+    def snapshot(self, step: int) -> None:
+        self.snap_steps.append(step)
+        for k, v in self.model.blocks().items():
+            self.snaps.setdefault(k, []).append(v.detach().cpu().numpy().copy())
 
 
 def _check_finite(loss: torch.Tensor, step: int, config: ModAddConfig) -> None:
@@ -164,6 +190,7 @@ def train(
         run.restore(resume)
         start = resume.step
     schedule = set(record_schedule(config.epochs, config.eval_every).tolist())
+    snapshots = set(snapshot_schedule(config.epochs).tolist())
     check_every_step = device == "cpu"
     t0 = time.perf_counter()
     label = f"p={config.p} wd={config.weight_decay:g} width={config.width}"
@@ -183,9 +210,19 @@ def train(
             for cb in callbacks:
                 cb(step, row)
             bar.set_postfix(train=f"{row['train_loss']:.1e}", test=f"{row['test_loss']:.1e}", refresh=False)
+        if step in snapshots:
+            run.snapshot(step)
         if step == config.epochs:
+            if recorded:
+                for k in run.model.blocks():
+                    run.rows.setdefault(f"update_{k}", []).append(math.nan)
             break
+        before = {k: v.detach().clone() for k, v in run.model.blocks().items()} if recorded else None
         run.opt.step()
+        if before is not None:  # the relative update AdamW actually applied, per block
+            for k, v in run.model.blocks().items():
+                rel = float((v.detach() - before[k]).norm() / before[k].norm())
+                run.rows.setdefault(f"update_{k}", []).append(rel)
         bar.update(1)
         if on_checkpoint is not None and (step + 1) % config.checkpoint_every == 0 and step + 1 < config.epochs:
             on_checkpoint(run.state(step + 1))
@@ -193,4 +230,6 @@ def train(
     steps = np.asarray(run.rows.pop("step"), dtype=np.int64)
     metrics = {k: np.asarray(v, dtype=np.float64) for k, v in run.rows.items()}
     meta = {"device": device, "seconds": round(time.perf_counter() - t0, 3), "resumed_from": start}
-    return History(steps=steps, metrics=metrics, config=config.to_dict(), meta=meta)
+    snaps = {k: np.stack(v) for k, v in run.snaps.items()}
+    return History(steps=steps, metrics=metrics, config=config.to_dict(), meta=meta,
+                   snapshot_steps=np.asarray(run.snap_steps, dtype=np.int64), snapshots=snaps)

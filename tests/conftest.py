@@ -19,3 +19,24 @@ def store(tmp_path):
 def _no_device_override(monkeypatch):
     # Tests say their device explicitly; a GROK_DEVICE in the caller's shell must not leak in.
     monkeypatch.delenv("GROK_DEVICE", raising=False)
+
+
+@pytest.fixture(scope="session")
+def built_book(tmp_path_factory):
+    """The book built strictly from a copy of the working tree: (returncode, log, html folder).
+
+    A copy, so a test run never touches the working tree's _build; built once per session
+    and shared by the build test and the browser test.
+    """
+    import shutil
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    src = tmp_path_factory.mktemp("book") / "src"
+    shutil.copytree(root, src, ignore=shutil.ignore_patterns(
+        ".venv", "_build", ".cache", ".git", "figures", "test-artifacts", ".pytest_cache"))
+    jb = Path(sys.executable).parent / "jupyter-book"
+    proc = subprocess.run([str(jb), "build", str(src), "--all", "-W", "--keep-going"], capture_output=True, text=True)
+    return proc.returncode, proc.stdout + proc.stderr, src / "_build" / "html"

@@ -1,23 +1,39 @@
 import torch
 
-from grok_lib.model import ModAddMLP
-from grok_lib.task import make_split, pair_matrix
+from grok_lib.model import ModAddMLP, pair_sum_grad_onehot, pair_sum_grad_scatter
+from grok_lib.task import make_split
 
 
 def test_shapes():
     m = ModAddMLP(p=11, d_embed=6, width=9, seed=0)
     assert m.E.shape == (11, 6) and m.W.shape == (9, 6) and m.b.shape == (9,) and m.U.shape == (11, 9)
     train, _ = make_split(11, 0.5, 0)
-    logits = m(pair_matrix(train, 11))
-    assert logits.shape == (train.n_unordered, 11)
+    assert m(train.a, train.b).shape == (train.n_unordered, 11)
 
 
-def test_forward_equals_the_per_sample_definition():
+def test_forward_and_gradients_equal_the_per_sample_definition():
     m = ModAddMLP(p=11, d_embed=6, width=9, seed=3, dtype=torch.float64)
     train, _ = make_split(11, 0.5, 0)
+    weights = torch.randn(train.n_unordered, 11, dtype=torch.float64)
+
     z = m.E[train.a] + m.E[train.b]  # z = E[a] + E[b]
     expected = torch.relu(z @ m.W.T + m.b) @ m.U.T  # logits = U ReLU(W z + b)
-    assert torch.allclose(m(pair_matrix(train, 11, torch.float64)), expected)
+    (expected * weights).sum().backward()
+    want = {k: v.grad.clone() for k, v in m.blocks().items()}
+    m.zero_grad()
+
+    got = m(train.a, train.b)
+    (got * weights).sum().backward()
+    assert torch.allclose(got, expected)
+    for k, v in m.blocks().items():
+        assert torch.allclose(v.grad, want[k]), k
+
+
+def test_the_cpu_and_gpu_backward_paths_agree():
+    a = torch.tensor([0, 1, 2, 2, 4])
+    b = torch.tensor([3, 1, 4, 0, 4])
+    g = torch.randn(5, 7, dtype=torch.float64)
+    assert torch.allclose(pair_sum_grad_scatter(g, a, b, 6), pair_sum_grad_onehot(g, a, b, 6))
 
 
 def test_init_is_seeded():

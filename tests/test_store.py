@@ -21,6 +21,10 @@ def assert_same_history(a, b):
     assert a.metrics.keys() == b.metrics.keys()
     for k in a.metrics:
         assert np.array_equal(a[k], b[k], equal_nan=True), k
+    assert np.array_equal(a.snapshot_steps, b.snapshot_steps)
+    assert a.snapshots.keys() == b.snapshots.keys() == {"E", "W", "b", "U"}
+    for k in a.snapshots:
+        assert np.array_equal(a.snapshots[k], b.snapshots[k]), k
 
 
 def test_miss_then_hit(store, ci_config, monkeypatch):

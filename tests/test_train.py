@@ -3,7 +3,7 @@ import dataclasses
 import numpy as np
 import pytest
 
-from grok_lib.train import record_schedule, train
+from grok_lib.train import record_schedule, snapshot_schedule, train
 
 
 def test_schedule_is_dense_early_and_regular_later():
@@ -48,3 +48,31 @@ def test_callbacks_see_every_recorded_row(ci_config):
     h = train(ci_config, [lambda step, row: seen.append((step, row["train_loss"]))], progress=False)
     assert [s for s, _ in seen] == h.steps.tolist()
     assert [v for _, v in seen] == h["train_loss"].tolist()
+
+
+def test_snapshots_keep_the_weights_at_their_steps(ci_config):
+    h = train(ci_config, progress=False)
+    assert h.snapshot_steps.tolist() == snapshot_schedule(ci_config.epochs).tolist() == [0, 100, 200]
+    assert h.snapshots["E"].shape == (3, ci_config.p, ci_config.d_embed)
+    assert h.snapshots["U"].shape == (3, ci_config.p, ci_config.width)
+    assert not np.array_equal(h.snapshot("E", 0), h.snapshot("E", 200))
+
+
+def test_recorded_gradients_respect_the_prop_4_2_bounds(ci_config):
+    # Full-batch versions of Paper A, Prop. 4.2, by the triangle inequality over samples:
+    # ||grad_U|| <= mean |delta||h|, ||grad_W|| <= ||U||_2 mean |delta||z|,
+    # ||grad_E|| <= ||W||_2 ||U||_2 mean |delta| ||e_a + e_b||.
+    h = train(ci_config, progress=False)
+    slack = 1 + 1e-5
+    assert np.all(h["grad_U"] <= h["mean_delta_h"] * slack)
+    assert np.all(h["grad_W"] <= h["spec_U"] * h["mean_delta_z"] * slack)
+    assert np.all(h["grad_E"] <= h["spec_W"] * h["spec_U"] * h["mean_delta_B"] * slack)
+    assert np.all(h["grad_U"] > 0)
+
+
+def test_update_sizes_are_recorded(ci_config):
+    h = train(ci_config, progress=False)
+    for k in ("E", "W", "b", "U"):
+        upd = h[f"update_{k}"]
+        assert upd.shape == h.steps.shape
+        assert np.isnan(upd[-1]) and np.all(upd[:-1] > 0)

@@ -1,0 +1,55 @@
+"""Figure regression, part 2: the numbers behind each figure against committed values.
+
+The default-profile runs come from the run store (trained on a miss, so this test and
+nbval share one training). Tolerances are in grok_lib/figure_numbers.py. Accept a
+deliberate change with ``make baselines``.
+"""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from grok_lib import figure_numbers
+from grok_lib.config import profile_config, weight_decay_sweep
+from grok_lib.store import run_all
+
+REFERENCE = Path(__file__).parent / "figure_numbers"
+
+
+def fig1_values():
+    return figure_numbers.fig1_loss_curves(run_all(weight_decay_sweep(profile_config("default")), progress=False))
+
+
+FIGURES = {"fig1_loss_curves": fig1_values}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(FIGURES))
+def test_figure_numbers_match_the_committed_values(name):
+    reference = json.loads((REFERENCE / f"{name}.json").read_text())
+    problems = figure_numbers.compare(reference["values"], FIGURES[name]())
+    assert not problems, (
+        f"{len(problems)} number(s) behind figure {name} changed:\n  " + "\n  ".join(problems[:30])
+        + "\nIf the change is deliberate, run `make baselines` and commit the diff of tests/figure_numbers/."
+    )
+
+
+def test_every_figure_in_the_manifest_has_committed_numbers():
+    from grok_lib.provenance import load_manifest
+
+    assert set(load_manifest()) == set(FIGURES) == {p.stem for p in REFERENCE.glob("*.json")}
+
+
+def test_compare_reports_each_kind_of_change():
+    expected = {"wd=1/test_loss@100": 1.0, "wd=1/test_acc@100": 0.5, "wd=1/T_grok(95%)": 2000.0, "wd=1/T_cls(1e-6)": None}
+    assert figure_numbers.compare(expected, dict(expected)) == []
+    within = expected | {"wd=1/test_loss@100": 1.0005, "wd=1/test_acc@100": 0.501, "wd=1/T_grok(95%)": 2050.0}
+    assert figure_numbers.compare(expected, within) == []
+    changed = expected | {"wd=1/test_loss@100": 1.01, "wd=1/test_acc@100": 0.51, "wd=1/T_grok(95%)": 2100.0,
+                          "wd=1/T_cls(1e-6)": 3000.0}
+    problems = figure_numbers.compare(expected, changed)
+    assert len(problems) == 4
+    assert any("test_loss@100: expected 1, got 1.01" in p and "rel tolerance 0.001" in p for p in problems)
+    missing = {k: v for k, v in expected.items() if "acc" not in k}
+    assert figure_numbers.compare(expected, missing) == ["wd=1/test_acc@100: expected 0.5, missing now"]

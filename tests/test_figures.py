@@ -1,0 +1,57 @@
+"""Figure regression, part 1: every plot function against a committed baseline image.
+
+Run with ``--mpl`` (``make test`` does). Baselines live in a folder named after the
+matplotlib and FreeType versions, since text rendering differs between them. On a
+failure pytest-mpl writes the expected, actual and difference images plus an HTML/JSON
+summary under ``test-artifacts/mpl``. Accept a deliberate change with ``make baselines``.
+"""
+
+from pathlib import Path
+
+import matplotlib
+import matplotlib.pyplot as plt
+import pytest
+from matplotlib import ft2font
+from matplotlib.testing.compare import compare_images
+
+from grok_lib import plots
+from synthetic import fig1_sweep
+
+BASELINE_DIR = Path(__file__).parent / "baseline" / f"mpl{matplotlib.__version__}-ft{ft2font.__freetype_version__}"
+#: RMS difference (0-255 scale) allowed between the baseline and the new image.
+TOLERANCE = 2
+COMPARE = dict(baseline_dir=str(BASELINE_DIR), tolerance=TOLERANCE, style="default",
+               savefig_kwargs={"metadata": {"Software": None}, "dpi": 80})
+
+
+def draw_fig1():
+    plots.use_house_style()
+    return plots.figure1(fig1_sweep())
+
+
+@pytest.mark.mpl_image_compare(filename="fig1_loss_curves.png", **COMPARE)
+def test_fig1_loss_curves():
+    return draw_fig1()
+
+
+@pytest.mark.mpl_image_compare(filename="fig1_architecture.png", **COMPARE)
+def test_fig1_architecture_sketch():
+    plots.use_house_style()
+    fig, ax = plt.subplots(figsize=(5, 3))
+    plots.draw_architecture(ax, p=113, d_embed=128, width=512)
+    return fig
+
+
+def test_the_image_guard_catches_a_changed_plot(tmp_path):
+    """A one-line change to the house style (thicker lines) must fail the comparison."""
+    baseline = BASELINE_DIR / "fig1_loss_curves.png"
+    if not baseline.exists():
+        pytest.fail(f"no baseline for this matplotlib/FreeType ({BASELINE_DIR.name}); run `make baselines`")
+    with matplotlib.rc_context():
+        plots.use_house_style()
+        matplotlib.rcParams["lines.linewidth"] = 2.0
+        fig = plots.figure1(fig1_sweep())
+        fig.savefig(tmp_path / "changed.png", metadata={"Software": None}, dpi=80)
+        plt.close(fig)
+    result = compare_images(str(baseline), str(tmp_path / "changed.png"), tol=TOLERANCE)
+    assert result is not None and "Error: Image files did not match" in result

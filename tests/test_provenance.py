@@ -1,0 +1,85 @@
+"""Provenance: the figure manifest (book/figures.yml) is the single source of which
+notebook makes which figure with which parameters into which files."""
+
+import ast
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from grok_lib.provenance import caption, library_hash, load_manifest
+
+ROOT = Path(__file__).resolve().parent.parent
+MANIFEST = load_manifest()
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
+
+
+def notebook(path):
+    return json.loads(Path(path).read_text())
+
+
+def parameters_of(nb) -> dict:
+    """The literal values assigned in the notebook's cell tagged 'parameters'."""
+    cell = next(c for c in nb["cells"] if "parameters" in c.get("metadata", {}).get("tags", []))
+    values = {}
+    for node in ast.parse("".join(cell["source"])).body:
+        if isinstance(node, ast.Assign):
+            values[node.targets[0].id] = ast.literal_eval(node.value)
+    return values
+
+
+def saved_figures(nb) -> set[str]:
+    code = "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code")
+    return set(re.findall(r"save_figure\(\s*\w+\s*,\s*\"([\w\-]+)\"", code))
+
+
+@pytest.mark.parametrize("name", sorted(MANIFEST))
+def test_manifest_entry_matches_its_notebook(name):
+    entry = MANIFEST[name]
+    nb = notebook(ROOT / entry["notebook"])
+    assert name in saved_figures(nb), f"{entry['notebook']} never saves figure {name}"
+    params = parameters_of(nb)
+    for key, value in entry["parameters"].items():
+        assert params.get(key) == value, f"manifest says {key}={value!r}, the notebook has {params.get(key)!r}"
+    unlisted = {k: v for k, v in params.items() if v is not None and k not in entry["parameters"]}
+    assert not unlisted, f"parameters set in the notebook but missing from the manifest: {unlisted}"
+    assert sorted(entry["outputs"]) == sorted([f"figures/{name}.png", f"figures/{name}.svg"])
+
+
+@pytest.mark.parametrize("name", sorted(MANIFEST))
+def test_the_book_shows_each_figure_with_its_provenance(name):
+    entry = MANIFEST[name]
+    assert entry["notebook"].removesuffix(".ipynb") in (ROOT / "_toc.yml").read_text()
+    outputs = [o for c in notebook(ROOT / entry["notebook"])["cells"] for o in c.get("outputs", [])]
+    assert any("image/png" in o.get("data", {}) for o in outputs), "no figure in the committed outputs"
+    captions = ["".join(o.get("data", {}).get("text/markdown", "")) for o in outputs]
+    assert any(f"**Figure `{name}`**" in c and entry["notebook"] in c for c in captions), "no provenance caption"
+
+
+@pytest.mark.parametrize("nb_path", NOTEBOOKS, ids=lambda p: p.name)
+def test_every_saved_figure_is_in_the_manifest(nb_path):
+    missing = saved_figures(notebook(nb_path)) - set(MANIFEST)
+    assert not missing, f"{nb_path.name} saves figures that book/figures.yml does not list: {missing}"
+
+
+@pytest.mark.parametrize("nb_path", NOTEBOOKS, ids=lambda p: p.name)
+def test_every_shown_image_is_a_manifest_figure(nb_path):
+    # One image per saved figure: an image output without a manifest entry is an unlisted figure.
+    nb = notebook(nb_path)
+    images = sum("image/png" in o.get("data", {}) for c in nb["cells"] for o in c.get("outputs", []))
+    assert images == len(saved_figures(nb) & set(MANIFEST))
+
+
+def test_prose_pages_show_no_unlisted_images():
+    listed = {out for e in MANIFEST.values() for out in e["outputs"]}
+    for page in (ROOT / "book").glob("*.md"):
+        for target in re.findall(r"!\[[^\]]*\]\(([^)]+)\)|```\{(?:figure|image)\}\s*(\S+)", page.read_text()):
+            path = next(t for t in target if t)
+            assert path.lstrip("./") in listed, f"{page.name} shows {path}, which no notebook produces"
+
+
+def test_caption_names_notebook_parameters_and_code():
+    text = caption("fig1_loss_curves", {"profile": "default", "width": None, "epochs": 100})
+    assert "notebooks/fig1_loss_curves.ipynb" in text and "`epochs=100`" in text and "width" not in text
+    assert library_hash() in text
