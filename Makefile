@@ -4,7 +4,9 @@
 PYTHON ?= python3.11
 VENV := .venv
 PY := $(VENV)/bin/python
-NOTEBOOKS := $(sort $(wildcard notebooks/*.ipynb))
+# The claims report reads the records the other notebooks write, so it runs last.
+REPORT := notebooks/claims_report.ipynb
+NOTEBOOKS := $(filter-out $(REPORT),$(sort $(wildcard notebooks/*.ipynb))) $(REPORT)
 
 .PHONY: book notebooks html test env test-env lock clean baselines
 

@@ -9,6 +9,8 @@ NaN when the run never crosses.
 
 from __future__ import annotations
 
+import numpy as np
+
 from .history import History
 from .metrics import first_crossing
 
@@ -34,3 +36,30 @@ def fig1_key_numbers(history: History) -> dict:
         "final_test_loss": history.final("test_loss"),
         "final_test_acc": history.final("test_acc"),
     }
+
+
+#: The slow clock's threshold, as a fraction of the stable rank's peak (see :func:`t_rep`).
+T_REP_FRACTION = 0.8
+
+
+def t_rep(history: History, matrix: str = "E", fraction: float = T_REP_FRACTION) -> float:
+    """Slow (representation) clock, eq. 2.2, with S = the stable rank of ``matrix``.
+
+    Paper A does not give its threshold. Here T_rep is the first recorded epoch *after
+    the peak* of srank at which srank <= ``fraction`` x peak (by default: fallen 20%
+    below its peak). NaN if the fall never gets that far.
+    """
+    srank = history[f"srank_{matrix}"]
+    peak = int(np.argmax(srank))
+    return first_crossing(history.steps[peak:], srank[peak:], fraction * srank[peak])
+
+
+def clock_table_row(history: History, matrix: str = "E") -> dict:
+    """T_cls at three levels, T_rep, the grokking epoch and the clock ratio, for one run."""
+    row = {"weight_decay": history.config["weight_decay"]}
+    for eps in (1e-2, 1e-4, 1e-6):
+        row[f"T_cls({eps:.0e})"] = t_cls(history, eps)
+    row["T_rep"] = t_rep(history, matrix)
+    row["T_grok(95%)"] = grokking_epoch(history)
+    row["T_rep/T_cls(1e-04)"] = row["T_rep"] / row["T_cls(1e-04)"]
+    return row

@@ -145,3 +145,8 @@ def weight_decay_sweep(base: ModAddConfig, weight_decays=PAPER_A_WEIGHT_DECAYS) 
     if len(weight_decays) == 0:
         raise ConfigError("weight_decays must list at least one value, got an empty list")
     return [replace(base, weight_decay=float(wd)) for wd in weight_decays]
+
+
+def paper_a_sweep(profile: str, weight_decays=PAPER_A_WEIGHT_DECAYS, **overrides) -> list[ModAddConfig]:
+    """The weight-decay sweep every Paper A notebook uses: a profile, overrides (None = keep), one run per λ."""
+    return weight_decay_sweep(profile_config(profile, **overrides), weight_decays)

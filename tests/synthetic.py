@@ -28,3 +28,47 @@ def fig1_sweep(weight_decays=(0.6, 0.7, 0.8, 0.9, 1.0), epochs: int = 4000) -> l
         config = {"p": 113, "d_embed": 128, "width": 256, "weight_decay": wd, "epochs": epochs}
         out.append(History(steps=steps, metrics=metrics, config=config))
     return out
+
+
+def paper_a_sweep(weight_decays=(0.6, 0.8, 1.0), epochs: int = 4000, p: int = 31, d: int = 8) -> list[History]:
+    """Synthetic histories with every metric and snapshot the Paper A plots read.
+
+    The embeddings go from noise to a clean frequency-3 Fourier embedding; the other
+    metrics are smooth analytic curves. Seeded, so the images are deterministic.
+    """
+    rng = np.random.default_rng(0)
+    noise = rng.normal(size=(p, d))
+    phase = 2 * np.pi * 3 * np.arange(p) / p
+    clean = np.zeros((p, d))
+    clean[:, 0], clean[:, 1] = np.cos(phase), np.sin(phase)
+    out = []
+    for h in fig1_sweep(weight_decays, epochs):
+        s = h.steps.astype(float)
+        wd = h.config["weight_decay"]
+        bump = np.exp(-(((s - 1000) / 700.0) ** 2))
+        fall = 1 / (1 + np.exp(-(s - 2500 * (1.6 - wd)) / 300.0))
+        h.metrics |= {
+            "srank_E": 31 + 6 * bump - 15 * fall,
+            "srank_W": 45 - 15 * fall,
+            "srank_U": 42 - 14 * fall,
+            "srank_EW": 23 - 8 * fall,
+            "grad_U": 0.15 * np.exp(-s / 300) + 1e-6,
+            "grad_W": 0.10 * np.exp(-s / 300) + 1e-6,
+            "grad_E": 0.005 * np.exp(-s / 400) + 8e-7 * wd,
+            "spec_U": 1 + 6 * (1 - np.exp(-s / 500)),
+            "spec_W": 1.4 + 6 * (1 - np.exp(-s / 500)),
+            "mean_delta_h": 10 * np.exp(-s / 300) + 3e-5,
+            "mean_delta_z": 12 * np.exp(-s / 300) + 3e-5,
+            "mean_delta_B": 1.5 * np.exp(-s / 300) + 3e-6,
+            "update_U": 0.03 * np.exp(-s / 50) + 2e-4,
+            "update_E": 0.0015 * np.exp(-s / 500) + 1.5e-4 * wd,
+            "churn": np.where(s == 0, np.nan, 0.01 + 0.3 * np.exp(-s / 30)),
+        }
+        h.config |= {"p": p, "d_embed": d, "train_frac": 0.5, "data_seed": 0}
+        h.snapshot_steps = np.array([0, 500, epochs])
+        mix = [0.0, 0.3, 1.0]
+        for block, scale in (("E", 1.0), ("U", 0.8)):
+            h.snapshots[block] = np.stack([scale * (m * clean + (1 - m) * noise + 0.03 * rng.normal(size=(p, d)))
+                                           for m in mix])
+        out.append(h)
+    return out

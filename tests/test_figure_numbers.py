@@ -17,11 +17,20 @@ from grok_lib.store import run_all
 REFERENCE = Path(__file__).parent / "figure_numbers"
 
 
-def fig1_values():
-    return figure_numbers.fig1_loss_curves(run_all(weight_decay_sweep(profile_config("default")), progress=False))
+def default_runs():
+    return run_all(weight_decay_sweep(profile_config("default")), progress=False)
 
 
-FIGURES = {"fig1_loss_curves": fig1_values}
+def _from_runs(reduce):
+    return lambda: reduce(default_runs())
+
+
+#: figure name -> the reduction of the default-profile runs that its committed numbers hold
+FIGURES = {
+    name: _from_runs(getattr(figure_numbers, name))
+    for name in ("fig1_loss_curves", "fig2_embedding_geometry", "fig3_stable_rank", "gradient_hierarchy",
+                 "activation_patterns")
+}
 
 
 @pytest.mark.slow

@@ -15,7 +15,7 @@ from matplotlib import ft2font
 from matplotlib.testing.compare import compare_images
 
 from grok_lib import plots
-from synthetic import fig1_sweep
+from synthetic import fig1_sweep, paper_a_sweep
 
 BASELINE_DIR = Path(__file__).parent / "baseline" / f"mpl{matplotlib.__version__}-ft{ft2font.__freetype_version__}"
 #: RMS difference (0-255 scale) allowed between the baseline and the new image.
@@ -40,6 +40,39 @@ def test_fig1_architecture_sketch():
     fig, ax = plt.subplots(figsize=(5, 3))
     plots.draw_architecture(ax, p=113, d_embed=128, width=512)
     return fig
+
+
+@pytest.mark.mpl_image_compare(filename="fig2_embedding_geometry.png", **COMPARE)
+def test_fig2_embedding_geometry():
+    plots.use_house_style()
+    hs = paper_a_sweep()
+    return plots.figure2(hs, hs[-1], memorising_step=500)
+
+
+@pytest.mark.mpl_image_compare(filename="fig3_stable_rank.png", **COMPARE)
+def test_fig3_stable_rank():
+    plots.use_house_style()
+    hs = paper_a_sweep()
+    clocks = {h.config["weight_decay"]: (300.0 + 100 * i, 2000.0 + 300 * i) for i, h in enumerate(hs)}
+    return plots.figure3(hs, "E", clocks, others=("W", "U", "EW"))
+
+
+@pytest.mark.mpl_image_compare(filename="gradient_hierarchy.png", **COMPARE)
+def test_gradient_hierarchy():
+    plots.use_house_style()
+    hs = paper_a_sweep()
+    grads = {h.config["weight_decay"]: h["grad_U"] / h["grad_E"] for h in hs}
+    updates = {h.config["weight_decay"]: h["update_U"] / h["update_E"] for h in hs}
+    return plots.figure_gradients(hs, hs[-1], grads, updates)
+
+
+@pytest.mark.mpl_image_compare(filename="activation_patterns.png", **COMPARE)
+def test_activation_patterns():
+    plots.use_house_style()
+    hs = paper_a_sweep()
+    rates = {h.config["weight_decay"]: h["churn"] for h in hs}
+    clocks = {h.config["weight_decay"]: (300.0, 2500.0) for h in hs}
+    return plots.figure_activations(hs, rates, clocks, threshold=1e-3)
 
 
 def test_the_image_guard_catches_a_changed_plot(tmp_path):

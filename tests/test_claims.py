@@ -1,0 +1,55 @@
+"""Claims: the registry is consistent, the records the notebooks wrote are valid, and
+the default profile's verdicts are re-derived from the runs and asserted (so a change
+that breaks a reproduced claim fails CI)."""
+
+import pytest
+
+from grok_lib import claims
+from grok_lib.config import profile_config, weight_decay_sweep
+from grok_lib.store import run_all
+
+#: The verdicts of the default profile (see the claims report for the measured numbers).
+EXPECTED = {
+    "A.fig1.train_fit": "reproduced",
+    "A.fig1.grok_window": "partly",
+    "A.fig1.wd_order": "reproduced",
+    "A.fig2.fourier": "partly",
+    "A.fig2.polygon": "reproduced",
+    "A.fig3.srank_range": "partly",
+    "A.fig3.after_fit": "reproduced",
+    "A.fig3.clock_ratio": "reproduced",
+    "A.prop42.head_dominated": "partly",
+    "A.relu.frozen_patterns": "not reproduced",
+}
+
+EVALUATORS = (claims.evaluate_fig1, claims.evaluate_fig2, claims.evaluate_fig3, claims.evaluate_gradients,
+              claims.evaluate_activations)
+
+
+def test_every_registered_claim_has_an_expected_verdict():
+    assert set(EXPECTED) == set(claims.REGISTRY)
+    assert set(EXPECTED.values()) <= set(claims.VERDICTS)
+
+
+@pytest.mark.slow
+def test_default_profile_verdicts():
+    histories = run_all(weight_decay_sweep(profile_config("default")), progress=False)
+    got = {r.claim.id: r.verdict for evaluate in EVALUATORS for r in evaluate(histories)}
+    assert got == EXPECTED
+
+
+def test_committed_records_cover_the_registry():
+    records = claims.load_records()
+    assert sorted(r["id"] for r in records) == sorted(claims.REGISTRY)
+    for r in records:
+        assert r["verdict"] in claims.VERDICTS and r["measured"]
+        assert r["statement"] == claims.REGISTRY[r["id"]].statement
+
+
+def test_records_round_trip(tmp_path):
+    c = claims.REGISTRY["A.fig1.wd_order"]
+    claims.save_records([claims.Result(c, "3 > 2 > 1", "reproduced")], "nb", tmp_path)
+    [row] = claims.load_records(tmp_path)
+    assert row["id"] == c.id and row["source"] == "nb" and row["verdict"] == "reproduced"
+    with pytest.raises(ValueError, match="verdict must be one of"):
+        claims.Result(c, "x", "maybe")
