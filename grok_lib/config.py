@@ -1,7 +1,7 @@
 """Experiment configs (frozen dataclasses), their validation, and the named profiles.
 
-A config says everything that determines a run's numbers; its canonical JSON is part
-of the run store's key. Validation happens in ``__post_init__`` and only raises: no
+A config says everything that determines a run's numbers; its fields (as canonical
+JSON) are part of the run store's key (see :func:`grok_lib.store.run_key`). Validation happens in ``__post_init__`` and only raises: no
 seeding, no device probing there. Every error is one line naming the parameter and
 the allowed values.
 """
@@ -9,7 +9,6 @@ the allowed values.
 from __future__ import annotations
 
 import dataclasses
-import json
 import numbers
 import os
 from dataclasses import dataclass, fields, replace
@@ -84,10 +83,6 @@ class ModAddConfig:
 
     def to_dict(self) -> dict:
         return dataclasses.asdict(self)
-
-    def to_json(self) -> str:
-        """Canonical JSON: sorted keys, no whitespace (the store hashes it)."""
-        return json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"))
 
     @classmethod
     def from_dict(cls, values: dict) -> "ModAddConfig":

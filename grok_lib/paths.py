@@ -8,9 +8,6 @@ from pathlib import Path
 #: The repository root, which is also the book root.
 ROOT = Path(__file__).resolve().parent.parent
 
-#: Notebooks, one per figure.
-NOTEBOOKS = ROOT / "notebooks"
-
 #: Figure files written by the notebooks (PNG and SVG); a build product, not committed.
 FIGURES = ROOT / "figures"
 
