@@ -42,12 +42,10 @@ def fig1_loss_curves(histories: Sequence[History]) -> dict[str, float | None]:
     values: dict[str, float | None] = {}
     for h in sorted(histories, key=lambda h: h.config["weight_decay"]):
         tag = f"wd={h.config['weight_decay']:g}"
-        for epoch in (*FIG1_EPOCHS, int(h.steps[-1])):
-            for name in ("train_loss", "test_loss", "test_acc"):
-                values[f"{tag}/{name}@{epoch}"] = h.at(name, epoch)
+        values |= _at_epochs(h, ("train_loss", "test_loss", "test_acc"), tag)
         for name, value in fig1_key_numbers(h).items():
             if name.startswith("T_"):
-                values[f"{tag}/{name}"] = None if math.isnan(value) else value
+                values[f"{tag}/{name}"] = _none_if_nan(value)
     return values
 
 

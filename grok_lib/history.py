@@ -13,6 +13,13 @@ from dataclasses import dataclass, field
 import numpy as np
 
 
+def npz_bytes(arrays: dict[str, np.ndarray]) -> bytes:
+    """``arrays`` as the bytes of an uncompressed ``.npz`` file (plain arrays, no pickles)."""
+    buf = io.BytesIO()
+    np.savez(buf, **arrays)
+    return buf.getvalue()
+
+
 @dataclass
 class History:
     steps: np.ndarray  # (n,) int64, the recorded steps (0 = before any update)
@@ -45,9 +52,7 @@ class History:
         arrays["snapshot_steps"] = np.asarray(self.snapshot_steps, dtype=np.int64)
         arrays["config"] = np.array(json.dumps(self.config, sort_keys=True))
         arrays["meta"] = np.array(json.dumps(self.meta, sort_keys=True))
-        buf = io.BytesIO()
-        np.savez(buf, **arrays)
-        return buf.getvalue()
+        return npz_bytes(arrays)
 
     @classmethod
     def from_bytes(cls, data: bytes) -> "History":

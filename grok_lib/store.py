@@ -17,7 +17,6 @@ unreadable file) is reported and recomputed.
 from __future__ import annotations
 
 import hashlib
-import io
 import json
 import os
 import tempfile
@@ -29,7 +28,7 @@ import numpy as np
 
 from . import __version__, paths
 from .config import NOT_IN_KEY, ModAddConfig, resolve_device
-from .history import History
+from .history import History, npz_bytes
 from .train import Callback, TrainState, train
 
 #: Modules whose source determines a history's numbers (their hash is in every key).
@@ -72,12 +71,6 @@ def atomic_write(path: Path, data: bytes) -> None:
         raise
 
 
-def _npz_bytes(arrays: dict[str, np.ndarray]) -> bytes:
-    buf = io.BytesIO()
-    np.savez(buf, **arrays)
-    return buf.getvalue()
-
-
 class RunStore:
     """Histories on disk, keyed by config; see the module docstring for the layout."""
 
@@ -113,7 +106,7 @@ class RunStore:
 
     # -- checkpoints ------------------------------------------------------------------
     def save_checkpoint(self, key: str, state: TrainState) -> None:
-        atomic_write(self._paths(key)[2], _npz_bytes(state.to_arrays()))
+        atomic_write(self._paths(key)[2], npz_bytes(state.to_arrays()))
 
     def load_checkpoint(self, key: str) -> Optional[TrainState]:
         ckpt_path = self._paths(key)[2]
