@@ -9,7 +9,11 @@ One module per concern:
 - :mod:`grok_lib.history`  a training history: plain arrays, saved as npz
 - :mod:`grok_lib.train`    the full-batch AdamW trainer
 - :mod:`grok_lib.store`    the run store: cache, checksums, checkpoints, resume
+- :mod:`grok_lib.deep_linear`  Paper A's theory model: deep linear networks (numpy, float64)
+- :mod:`grok_lib.dln_clocks`   their two clocks, margins, energy gap, Prop. 4.3 drift
+- :mod:`grok_lib.fits`     least-squares line and power-law fits with uncertainties
 - :mod:`grok_lib.plots`    the house style and the plot functions (they take histories)
+- :mod:`grok_lib.plots_linear`  plot functions of the deep-linear chapter
 - :mod:`grok_lib.paths`    every path the project writes to
 """
 

@@ -41,7 +41,7 @@ def _need_real(name: str, value, lo: float, hi: float, lo_open: bool, hi_open: b
 
 def _need_choice(name: str, value, choices) -> None:
     if value not in choices:
-        raise ConfigError(f"{name} must be one of {', '.join(choices)}; got {value!r}")
+        raise ConfigError(f"{name} must be one of {', '.join(map(str, choices))}; got {value!r}")
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,8 @@ deliberate change with ``make baselines``.
 from __future__ import annotations
 
 import math
+
+import numpy as np
 from typing import Sequence
 
 from .clocks import fig1_key_numbers
@@ -126,4 +128,72 @@ def activation_patterns(histories: Sequence[History]) -> dict[str, float | None]
         values |= _at_epochs(h, ("churn",), tag)
         for name, v in reduction_error(h, 1000, int(h.steps[-1])).items():
             values[f"{tag}/reduction_1000_end/{name}"] = v
+    return values
+
+
+# --- the deep-linear chapter ------------------------------------------------------------------
+DLN_STEPS = (100, 1000, 10_000, 30_000)
+
+
+def _dln_tag(h: History) -> str:
+    c = h.config
+    return f"L={c['depth']}/{c['optimizer']}/wd={c['weight_decay']:g}"
+
+
+def _fit_values(prefix: str, fit) -> dict[str, float | None]:
+    if fit is None:
+        return {}
+    return {f"{prefix}_slope": fit.slope, f"{prefix}_r2": fit.r2}
+
+
+def dln_fast_clock(histories: Sequence[History]) -> dict[str, float | None]:
+    """Fast-clock figure (lambda = 0 runs): margin and loss at fixed steps, T_cls levels, both fits."""
+    from . import dln_clocks as dc
+
+    values: dict[str, float | None] = {}
+    for h in (h for h in histories if h.config["weight_decay"] == 0):
+        tag = _dln_tag(h)
+        values |= _at_epochs(h, ("margin", "train_loss"), tag, epochs=DLN_STEPS)
+        fits = dc.fast_clock_fits(h)
+        for eps, t in zip(fits["eps"], fits["T"]):
+            values[f"{tag}/T_cls({eps:.0e})"] = _none_if_nan(t)
+        values |= _fit_values(f"{tag}/fit_log", fits["log"]) | _fit_values(f"{tag}/fit_power", fits["power"])
+        g = dc.margin_growth(h)
+        values |= _fit_values(f"{tag}/margin_line", g["linear"]) | _fit_values(f"{tag}/margin_log", g["log"])
+    return values
+
+
+def dln_slow_clock(histories: Sequence[History]) -> dict[str, float | None]:
+    """Slow-clock figure (GD, lambda > 0): the gap at fixed steps (where above 1e-9), T_rep levels,
+    both fits, the tail rate and Prop. 4.3's median errors."""
+    from . import dln_clocks as dc
+    from .claims_linear import drift_median_error
+
+    values: dict[str, float | None] = {}
+    for h in (h for h in histories if h.config["optimizer"] == "gd" and h.config["weight_decay"] > 0):
+        tag = _dln_tag(h)
+        gap = dc.gap(h)
+        for step in DLN_STEPS:
+            v = float(gap[max(int(np.searchsorted(h.steps, step, side="right")) - 1, 0)])
+            values[f"{tag}/gap@{step}"] = v if v > 1e-9 else None  # below: floating-point floor
+        fits = dc.slow_clock_fits(h)
+        for eta, t in zip(fits["eta"], fits["T"]):
+            values[f"{tag}/T_rep({eta:.0e})"] = _none_if_nan(t)
+        values |= _fit_values(f"{tag}/fit_power", fits["power"]) | _fit_values(f"{tag}/fit_log", fits["log"])
+        tail = dc.tail_rate(h)
+        values[f"{tag}/tail_rate"] = None if tail is None else -tail.slope
+        for name in ("prop43", "factored"):
+            values[f"{tag}/drift_error_{name}"] = drift_median_error(h, name)
+    return values
+
+
+def dln_separation(histories: Sequence[History]) -> dict[str, float | None]:
+    """Separation figure and table: every run's clock readings and final loss."""
+    from .dln_clocks import separation_row
+
+    values: dict[str, float | None] = {}
+    for h in histories:
+        for name, v in separation_row(h).items():
+            if name.startswith("T_") or name in ("final loss", "final gap"):
+                values[f"{_dln_tag(h)}/{name.replace(' ', '_')}"] = _none_if_nan(float(v))
     return values

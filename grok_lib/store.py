@@ -28,27 +28,35 @@ import numpy as np
 
 from . import __version__, paths
 from .config import NOT_IN_KEY, ModAddConfig, resolve_device
+from .deep_linear import DeepLinearConfig, train_deep_linear
 from .history import History, npz_bytes
 from .train import Callback, TrainState, train
 
 #: Modules whose source determines a history's numbers (their hash is in every key).
 NUMERIC_MODULES = ("task.py", "model.py", "metrics.py", "train.py")
+#: The same for the deep linear networks (numpy, CPU only, no checkpoints: a run takes seconds).
+LINEAR_MODULES = ("deep_linear.py",)
+
+RunConfig = ModAddConfig | DeepLinearConfig
 
 
-def code_version() -> str:
-    """A short hash of the source of :data:`NUMERIC_MODULES`."""
+def code_version(modules: Sequence[str] = NUMERIC_MODULES) -> str:
+    """A short hash of the source of ``modules`` (by default :data:`NUMERIC_MODULES`)."""
     h = hashlib.sha256()
-    for name in NUMERIC_MODULES:
+    for name in modules:
         h.update(name.encode())
         h.update((Path(__file__).parent / name).read_bytes())
     return h.hexdigest()[:12]
 
 
-def run_key(config: ModAddConfig, device: str) -> str:
+def run_key(config: RunConfig, device: str) -> str:
     """The store key of ``config`` run on ``device`` (``cpu`` or ``cuda``)."""
     values = {k: v for k, v in config.to_dict().items() if k not in NOT_IN_KEY}
     values["device"] = device
-    payload = json.dumps({"config": values, "code": code_version()}, sort_keys=True, separators=(",", ":"))
+    record = {"config": values, "code": code_version()}
+    if isinstance(config, DeepLinearConfig):
+        record = {"config": values, "code": code_version(LINEAR_MODULES), "model": "deep_linear"}
+    payload = json.dumps(record, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(payload.encode()).hexdigest()[:20]
 
 
@@ -120,8 +128,10 @@ class RunStore:
             return None
 
     # -- the one entry point notebooks use ----------------------------------------------
-    def get_or_run(self, config: ModAddConfig, callbacks: Sequence[Callback] = (), progress: bool = True) -> History:
+    def get_or_run(self, config: RunConfig, callbacks: Sequence[Callback] = (), progress: bool = True) -> History:
         """The history of ``config``: from the store if present, else trained (resuming a checkpoint)."""
+        if isinstance(config, DeepLinearConfig):
+            return self._get_or_run_linear(config, progress)
         device = resolve_device(config.device)
         key = run_key(config, device)
         history = self.load(key)
@@ -141,9 +151,20 @@ class RunStore:
         return history
 
 
-def run_all(configs: Sequence[ModAddConfig], store: Optional[RunStore] = None, progress: bool = True) -> list[History]:
+    def _get_or_run_linear(self, config: DeepLinearConfig, progress: bool) -> History:
+        key = run_key(config, "cpu")
+        history = self.load(key)
+        if history is None:
+            history = train_deep_linear(config, progress=progress)
+            history.meta.update(key=key, code=code_version(LINEAR_MODULES), grok_lib=__version__)
+            self.save(key, history)
+        return history
+
+
+def run_all(configs: Sequence[RunConfig], store: Optional[RunStore] = None, progress: bool = True) -> list[History]:
     """Histories of several configs, in order; each is validated before any is trained."""
     store = store or RunStore()
     for c in configs:  # fail fast: a bad device stops the sweep before any training
-        resolve_device(c.device)
+        if isinstance(c, ModAddConfig):
+            resolve_device(c.device)
     return [store.get_or_run(c, progress=progress) for c in configs]

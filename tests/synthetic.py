@@ -72,3 +72,36 @@ def paper_a_sweep(weight_decays=(0.6, 0.8, 1.0), epochs: int = 4000, p: int = 31
                                            for m in mix])
         out.append(h)
     return out
+
+
+def dln_sweep(depths=(1, 2, 3, 4), steps_total: int = 30000) -> list[History]:
+    """Analytic deep-linear histories with every metric the deep-linear plots read.
+
+    GD without decay: margin ~ log t; AdamW: margin about linear, then flat; with decay the
+    loss has a floor and the energy gap decays exponentially at 2 p lambda lr, as measured.
+    """
+    steps = np.unique(np.concatenate([[0], np.geomspace(1, steps_total, 120).round(),
+                                      np.linspace(0, steps_total, 101).round()])).astype(np.int64)
+    t = steps.astype(float)
+    out = []
+    for depth in depths:
+        p = 2.0 / depth
+        for opt, wd in (("gd", 0.0), ("gd", 1e-3), ("gd", 3e-3), ("adamw", 0.0), ("adamw", 1e-3)):
+            lr = 0.2 if opt == "gd" else 1e-2
+            if opt == "gd":
+                margin = -1.0 + (0.9 + 0.2 * depth) * np.log1p(t / 40.0)
+            else:
+                margin = -1.0 + (18 + 2 * depth) * (1 - np.exp(-t / 400.0))
+            floor = 0.05 * wd * 1e3 / depth
+            loss = 0.3 * np.exp(-margin) + floor
+            gap = 1.5 * np.exp(-t / (60.0 * depth)) + (1e-3 * np.exp(-2 * p * wd * lr * t) if wd else 0.0)
+            metrics = {"train_loss": loss, "margin": margin, "energy": 0.02 + floor + gap}
+            for i in range(4):
+                measured = -0.01 * (i + 1) * np.exp(-t / 3000.0) - 1e-4
+                metrics[f"drift_measured_{i}"] = measured
+                metrics[f"drift_factored_{i}"] = measured * (1 + 0.01 / (1 + t / 100.0))
+                metrics[f"drift_prop43_{i}"] = measured / (depth * 5.0 ** (2 - p))
+            config = {"depth": depth, "optimizer": opt, "weight_decay": wd, "lr": lr, "n_classes": 5,
+                      "steps": steps_total}
+            out.append(History(steps=steps, metrics=metrics, config=config, meta={"energy_min": 0.02 + floor}))
+    return out

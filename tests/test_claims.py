@@ -4,7 +4,8 @@ that breaks a reproduced claim fails CI)."""
 
 import pytest
 
-from grok_lib import claims
+from grok_lib import claims, claims_linear
+from grok_lib.deep_linear import sweep as deep_linear_sweep
 from grok_lib.config import profile_config, weight_decay_sweep
 from grok_lib.store import run_all
 
@@ -20,6 +21,13 @@ EXPECTED = {
     "A.fig3.clock_ratio": "reproduced",
     "A.prop42.head_dominated": "partly",
     "A.relu.frozen_patterns": "not reproduced",
+    "A.dln.schatten": "reproduced",
+    "A.dln.lemma31": "reproduced",
+    "A.dln.margin_linear": "not reproduced",
+    "A.dln.fast_log": "partly",
+    "A.dln.slow_poly": "not reproduced",
+    "A.dln.prop43": "partly",
+    "A.dln.separation": "reproduced",
 }
 
 EVALUATORS = (claims.evaluate_fig1, claims.evaluate_fig2, claims.evaluate_fig3, claims.evaluate_gradients,
@@ -35,6 +43,8 @@ def test_every_registered_claim_has_an_expected_verdict():
 def test_default_profile_verdicts():
     histories = run_all(weight_decay_sweep(profile_config("default")), progress=False)
     got = {r.claim.id: r.verdict for evaluate in EVALUATORS for r in evaluate(histories)}
+    linear = run_all(deep_linear_sweep("default"), progress=False)
+    got |= {r.claim.id: r.verdict for r in claims_linear.evaluate_deep_linear(linear)}
     assert got == EXPECTED
 
 

@@ -12,6 +12,7 @@ import pytest
 
 from grok_lib import figure_numbers
 from grok_lib.config import profile_config, weight_decay_sweep
+from grok_lib.deep_linear import sweep as deep_linear_sweep
 from grok_lib.store import run_all
 
 REFERENCE = Path(__file__).parent / "figure_numbers"
@@ -30,6 +31,9 @@ FIGURES = {
     name: _from_runs(getattr(figure_numbers, name))
     for name in ("fig1_loss_curves", "fig2_embedding_geometry", "fig3_stable_rank", "gradient_hierarchy",
                  "activation_patterns")
+} | {
+    name: (lambda reduce=getattr(figure_numbers, name): reduce(run_all(deep_linear_sweep("default"), progress=False)))
+    for name in ("dln_fast_clock", "dln_slow_clock", "dln_separation")
 }
 
 

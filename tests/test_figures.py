@@ -88,3 +88,49 @@ def test_the_image_guard_catches_a_changed_plot(tmp_path):
         plt.close(fig)
     result = compare_images(str(baseline), str(tmp_path / "changed.png"), tol=TOLERANCE)
     assert result is not None and "Error: Image files did not match" in result
+
+
+def _dln():
+    from synthetic import dln_sweep
+
+    plots.use_house_style()
+    return dln_sweep()
+
+
+@pytest.mark.mpl_image_compare(filename="dln_fast_clock.png", **COMPARE)
+def test_dln_fast_clock():
+    import numpy as np
+
+    from grok_lib import dln_clocks as dc, plots_linear
+
+    hs = [h for h in _dln() if h.config["weight_decay"] == 0]
+    fast = [dc.fast_clock_fits(h) for h in hs]
+    focus = [h for h in hs if h.config["depth"] == 2]
+    bounds = []
+    for h in focus:
+        g = dc.margin_growth(h)
+        bounds.append((4 * np.exp(-h["margin"]), dc.theorem35_bound(h.steps, g["t0"], g["gamma0"], g["nu_hold"], 5,
+                                                                    g["t_end"])))
+    return plots_linear.figure_fast_clock(hs, focus, bounds, dc.EPS_LEVELS, [f["T"] for f in fast],
+                                          [f["log"] for f in fast], [f["power"] for f in fast])
+
+
+@pytest.mark.mpl_image_compare(filename="dln_slow_clock.png", **COMPARE)
+def test_dln_slow_clock():
+    from grok_lib import dln_clocks as dc, plots_linear
+
+    hs = [h for h in _dln() if h.config["optimizer"] == "gd" and h.config["weight_decay"] > 0]
+    slow = [dc.slow_clock_fits(h) for h in hs]
+    drift = {i: dc.drift_errors(hs[2], i, start=10) for i in (0, 1)}
+    return plots_linear.figure_slow_clock(hs, [dc.gap(h) for h in hs], dc.ETA_LEVELS, [s["T"] for s in slow],
+                                          [s["power"] for s in slow], [s["log"] for s in slow],
+                                          {i: d["steps"] for i, d in drift.items()}, drift, "L=2 gd λ=0.001")
+
+
+@pytest.mark.mpl_image_compare(filename="dln_separation.png", **COMPARE)
+def test_dln_separation():
+    from grok_lib import dln_clocks as dc, plots_linear
+
+    hs = [h for h in _dln() if h.config["optimizer"] == "gd" and h.config["weight_decay"] == 1e-3]
+    marks = [(dc.t_cls_floor(h), dc.t_rep(h, 1e-6)) for h in hs]
+    return plots_linear.figure_separation(hs, [dc.gap(h) for h in hs], marks)
