@@ -30,7 +30,8 @@ from . import __version__, paths
 from .config import NOT_IN_KEY, ModAddConfig, resolve_device
 from .deep_linear import DeepLinearConfig, train_deep_linear
 from .history import History, npz_bytes
-from .train import Callback, TrainState, train
+from .stacked import stack_signature
+from .train import Callback, TrainState, train, train_sweep
 
 #: Modules whose source determines a history's numbers (their hash is in every key).
 NUMERIC_MODULES = ("task.py", "model.py", "metrics.py", "train.py")
@@ -151,6 +152,33 @@ class RunStore:
         return history
 
 
+    def has(self, key: str) -> bool:
+        """Whether a finished history is stored under ``key`` (not checked for damage)."""
+        data_path, meta_path, _ = self._paths(key)
+        return data_path.exists() and meta_path.exists()
+
+    def run_stack(self, configs: Sequence[ModAddConfig], progress: bool = True) -> list[History]:
+        """Train ``configs`` as one stacked sweep (see :mod:`grok_lib.stacked`) and store each member.
+
+        The stack checkpoints under a key of its own (the hash of its members' keys), so an
+        interrupted sweep resumes as a whole.
+        """
+        device = resolve_device(configs[0].device)
+        keys = [run_key(c, device) for c in configs]
+        stack_key = "stack-" + hashlib.sha256(",".join(keys).encode()).hexdigest()[:20]
+        histories = train_sweep(
+            configs,
+            resume=self.load_checkpoint(stack_key),
+            on_checkpoint=lambda state: self.save_checkpoint(stack_key, state),
+            progress=progress,
+            device=device,
+        )
+        for key, history in zip(keys, histories):
+            history.meta.update(key=key, code=code_version(), grok_lib=__version__)
+            self.save(key, history)
+        self._paths(stack_key)[2].unlink(missing_ok=True)
+        return histories
+
     def _get_or_run_linear(self, config: DeepLinearConfig, progress: bool) -> History:
         key = run_key(config, "cpu")
         history = self.load(key)
@@ -161,10 +189,37 @@ class RunStore:
         return history
 
 
-def run_all(configs: Sequence[RunConfig], store: Optional[RunStore] = None, progress: bool = True) -> list[History]:
-    """Histories of several configs, in order; each is validated before any is trained."""
+def stack_groups(configs: Sequence[ModAddConfig]) -> list[list[ModAddConfig]]:
+    """``configs`` grouped into stacks: configs that differ only in weight decay, seed or lr."""
+    groups: dict[tuple, list[ModAddConfig]] = {}
+    for c in configs:
+        groups.setdefault(stack_signature(c), []).append(c)
+    return list(groups.values())
+
+
+def missing_stacks(configs: Sequence[RunConfig], store: RunStore) -> list[list[ModAddConfig]]:
+    """The stacks to train so that every MLP config of ``configs`` is in ``store`` (duplicates once)."""
+    todo = {}
+    for c in configs:
+        if isinstance(c, ModAddConfig):
+            key = run_key(c, resolve_device(c.device))
+            if not store.has(key):
+                todo.setdefault(key, c)
+    return stack_groups(list(todo.values()))
+
+
+def run_all(configs: Sequence[RunConfig], store: Optional[RunStore] = None, progress: bool = True,
+            stacked: bool = True) -> list[History]:
+    """Histories of several configs, in order; each is validated before any is trained.
+
+    Missing MLP runs that differ only in weight decay, seed or lr are trained together as
+    one stacked sweep (``stacked=False``: one at a time; the numbers are the same).
+    """
     store = store or RunStore()
     for c in configs:  # fail fast: a bad device stops the sweep before any training
         if isinstance(c, ModAddConfig):
             resolve_device(c.device)
+    if stacked:
+        for group in missing_stacks(configs, store):
+            store.run_stack(group, progress=progress)
     return [store.get_or_run(c, progress=progress) for c in configs]
