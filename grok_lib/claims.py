@@ -320,8 +320,16 @@ def evaluate_activations(histories: Sequence[History]) -> list[Result]:
     )]
 
 
-def save_records(results: Sequence[Result], source: str, folder: Path = RECORDS) -> Path:
-    """Record a notebook's claim results (read by the claims report)."""
+def save_records(results: Sequence[Result], source: str, folder: Path = RECORDS,
+                 profile: str = "default") -> Path | None:
+    """Record a notebook's claim results (read by the claims report).
+
+    Only the default profile's results are recorded: the report shows the committed book,
+    so a rerun with the ``paper`` or ``ci`` profile prints its verdicts but writes nothing.
+    """
+    if profile != "default":
+        print(f"(claims of the {profile!r} profile are not recorded; the report shows the default profile's)")
+        return None
     folder.mkdir(parents=True, exist_ok=True)
     rows = [asdict(r.claim) | {"measured": r.measured, "verdict": r.verdict, "source": source} for r in results]
     path = folder / f"{source}.json"

@@ -58,11 +58,21 @@ class _StackedPairSum(torch.autograd.Function):
     @staticmethod
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
-        if grad.is_cuda:  # deterministic dense product instead of atomics (see model._PairSum)
-            onehot = (F.one_hot(a, ctx.rows) + F.one_hot(b, ctx.rows)).to(grad.dtype)
-            return onehot.T @ grad, None, None
-        out = torch.zeros(grad.shape[0], ctx.rows, grad.shape[2], dtype=grad.dtype, device=grad.device)
-        return out.index_add_(1, a, grad).index_add_(1, b, grad), None, None
+        rows = stacked_grad_onehot if grad.is_cuda else stacked_grad_scatter
+        return rows(grad, a, b, ctx.rows), None, None
+
+
+def stacked_grad_scatter(grad, a, b, rows: int) -> torch.Tensor:
+    """sum_i grad[:, i] (e_{a_i} + e_{b_i}) by scatter-add along the pair axis (the CPU path)."""
+    out = torch.zeros(grad.shape[0], rows, grad.shape[2], dtype=grad.dtype, device=grad.device)
+    return out.index_add_(1, a, grad).index_add_(1, b, grad)
+
+
+def stacked_grad_onehot(grad, a, b, rows: int) -> torch.Tensor:
+    """The same sum as one dense product with the one-hot pair matrix (the GPU path:
+    deterministic there, where scatter-add uses atomics)."""
+    onehot = (F.one_hot(a, rows) + F.one_hot(b, rows)).to(grad.dtype)
+    return onehot.T @ grad
 
 
 class StackedMLP(nn.Module):

@@ -79,10 +79,32 @@ def test_run_all_trains_missing_members_as_one_stack_and_stores_each(tmp_path):
 
     configs = sweep_configs("float32")
     store = RunStore(tmp_path)
-    histories = run_all(configs, store, progress=False)
+    histories = run_all(configs, store, progress=False, stack=3)
     assert [h.meta["stacked_with"] for h in histories] == [3, 3, 3]
     assert all(store.has(run_key(c, "cpu")) for c in configs)
     assert not list(tmp_path.glob("*.ckpt.npz"))
-    solo = run_all(configs[:1], RunStore(tmp_path / "solo"), progress=False, stacked=False)[0]
+    solo = run_all(configs[:1], RunStore(tmp_path / "solo"), progress=False, stack=1)[0]
     assert solo.meta["stacked_with"] == 1
     np.testing.assert_array_equal(solo["test_loss"], histories[0]["test_loss"])
+
+
+def test_auto_stacking_on_cpu_is_one_member_per_stack_and_bad_sizes_are_refused(tmp_path):
+    from grok_lib.store import AUTO_STACK, RunStore, missing_stacks
+
+    configs = sweep_configs("float32")
+    store = RunStore(tmp_path)
+    assert [len(g) for g in missing_stacks(configs, store)] == [AUTO_STACK["cpu"]] * 3
+    assert [len(g) for g in missing_stacks(configs, store, stack=2)] == [2, 1]
+    with pytest.raises(ConfigError, match="stack must be a positive integer or 'auto'"):
+        missing_stacks(configs, store, stack=0)
+
+
+def test_gpu_and_cpu_backward_of_the_pair_sum_agree():
+    """The GPU's one-hot product and the CPU's scatter-add compute the same gradient (checked on the CPU)."""
+    from grok_lib.stacked import stacked_grad_onehot, stacked_grad_scatter
+
+    g = torch.Generator().manual_seed(0)
+    grad = torch.randn(3, 40, 6, generator=g, dtype=torch.float64)
+    a, b = torch.randint(0, 11, (40,), generator=g), torch.randint(0, 11, (40,), generator=g)
+    torch.testing.assert_close(stacked_grad_onehot(grad, a, b, 11), stacked_grad_scatter(grad, a, b, 11),
+                               rtol=1e-12, atol=1e-12)

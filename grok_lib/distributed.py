@@ -1,0 +1,74 @@
+"""Sweeps past one machine: the same run store, filled by the workers of a Dask cluster.
+
+``run_all_on(client, configs)`` sends every missing stack of a sweep (see
+:func:`grok_lib.store.missing_stacks`) and every missing deep-linear run to the cluster as
+one task each; the workers train and write into the run store (a folder every worker can
+see: the same disk for a LocalCluster, a shared filesystem on a cluster), and the
+histories are then read back from it. The default stays in-process (:func:`store.run_all`);
+a cluster only changes *where* runs are trained, never their numbers or their keys.
+
+A local cluster (what the tests use)::
+
+    from dask.distributed import Client, LocalCluster
+    with LocalCluster(n_workers=2, threads_per_worker=1) as cluster, Client(cluster) as client:
+        histories = run_all_on(client, configs)
+
+A SLURM cluster through dask-jobqueue (see the README)::
+
+    from dask_jobqueue import SLURMCluster
+    cluster = SLURMCluster(cores=8, memory="32GB", walltime="02:00:00", job_extra_directives=["--gres=gpu:1"])
+    cluster.scale(jobs=4)
+    histories = run_all_on(Client(cluster), configs, store_root="/shared/grok-store")
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional, Sequence
+
+from .config import ModAddConfig, resolve_device
+from .deep_linear import DeepLinearConfig
+from .history import History
+from .store import RunConfig, RunStore, missing_stacks, run_key
+
+
+def _train_stack(config_dicts: list[dict], root: str) -> list[str]:
+    """Worker side: train one stack into the store at ``root``; return the keys written."""
+    configs = [ModAddConfig.from_dict(d) for d in config_dicts]
+    histories = RunStore(Path(root)).run_stack(configs, progress=False)
+    return [h.meta["key"] for h in histories]
+
+
+def _train_linear(config_dict: dict, root: str) -> list[str]:
+    """Worker side: one deep-linear run into the store at ``root``."""
+    history = RunStore(Path(root)).get_or_run(DeepLinearConfig(**config_dict), progress=False)
+    return [history.meta["key"]]
+
+
+def run_all_on(client, configs: Sequence[RunConfig], store_root: Optional[Path | str] = None,
+               stack: int | str = "auto") -> list[History]:
+    """The histories of ``configs``, in order, with the missing ones trained on ``client``'s cluster.
+
+    Missing MLP runs go out as stacks of ``stack`` members (one task per stack; see
+    :func:`store.run_all`), missing deep-linear
+    runs one task each. ``store_root`` must be visible to every worker (default: the
+    local run store). Raises the first worker error.
+    """
+    store = RunStore(Path(store_root) if store_root is not None else None)
+    root = str(store.root.resolve())
+    futures = [client.submit(_train_stack, [c.to_dict() for c in group], root, pure=False)
+               for group in missing_stacks(configs, store, stack)]
+    linear = {run_key(c, "cpu"): c for c in configs if isinstance(c, DeepLinearConfig)}
+    futures += [client.submit(_train_linear, c.to_dict(), root, pure=False)
+                for key, c in linear.items() if not store.has(key)]
+    client.gather(futures)  # raises the first worker error
+    histories = []
+    for c in configs:
+        key = run_key(c, "cpu") if isinstance(c, DeepLinearConfig) else run_key(c, resolve_device(c.device))
+        history = store.load(key)
+        if history is None:
+            raise RuntimeError(
+                f"the cluster did not leave run {key} in {root}: is store_root shared with the workers, and do they "
+                f"resolve device={c.device!r} as this process does (set device='cpu' or 'cuda' explicitly)?")
+        histories.append(history)
+    return histories
