@@ -15,20 +15,21 @@ import torch.nn.functional as F
 from torch import nn
 
 
-class _PairSum(torch.autograd.Function):
-    """Rows EW[a_i] + EW[b_i] of a (p x width) table: the one-hot input made explicit.
+class PairSum(torch.autograd.Function):
+    """Rows T[..., a_i, :] + T[..., b_i, :] of a (p x width) table, or of a stack of tables
+    (M x p x width, see :mod:`grok_lib.stacked`): the one-hot input made explicit.
 
-    Forward is a gather. Backward adds each row's gradient back onto its two tokens: a
-    scatter-add on the CPU (deterministic there, and much cheaper than the dense product
-    with the n x p pair matrix), a dense one-hot product on a GPU (where scatter-add uses
-    atomics and is not deterministic).
+    Forward is a gather along the table's rows. Backward adds each row's gradient back onto
+    its two tokens: a scatter-add on the CPU (deterministic there, and much cheaper than the
+    dense product with the n x p pair matrix), a dense one-hot product on a GPU (where
+    scatter-add uses atomics and is not deterministic).
     """
 
     @staticmethod
     def forward(ctx, table, a, b):
         ctx.save_for_backward(a, b)
-        ctx.rows = table.shape[0]
-        return table.index_select(0, a) + table.index_select(0, b)
+        ctx.rows = table.shape[-2]
+        return table.index_select(-2, a) + table.index_select(-2, b)
 
     @staticmethod
     def backward(ctx, grad):
@@ -38,9 +39,9 @@ class _PairSum(torch.autograd.Function):
 
 
 def pair_sum_grad_scatter(grad, a, b, rows: int) -> torch.Tensor:
-    """sum_i grad_i (e_{a_i} + e_{b_i}) by scatter-add (the CPU path)."""
-    out = torch.zeros(rows, grad.shape[1], dtype=grad.dtype, device=grad.device)
-    return out.index_add_(0, a, grad).index_add_(0, b, grad)
+    """sum_i grad[..., i, :] (e_{a_i} + e_{b_i}) by scatter-add (the CPU path)."""
+    out = torch.zeros(*grad.shape[:-2], rows, grad.shape[-1], dtype=grad.dtype, device=grad.device)
+    return out.index_add_(-2, a, grad).index_add_(-2, b, grad)
 
 
 def pair_sum_grad_onehot(grad, a, b, rows: int) -> torch.Tensor:
@@ -70,7 +71,7 @@ class ModAddMLP(nn.Module):
         Since the input is one-hot, W z = (E W^T)[a] + (E W^T)[b]: E W^T is formed once
         (p x width) instead of projecting every sample (identical maths, far less work).
         """
-        return _PairSum.apply(self.E @ self.W.T, a, b) + self.b
+        return PairSum.apply(self.E @ self.W.T, a, b) + self.b
 
     def forward(self, a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
         """Logits (n x p) for the pairs (a_i, b_i)."""

@@ -16,11 +16,10 @@ import dataclasses
 from typing import Sequence
 
 import torch
-import torch.nn.functional as F
 from torch import nn
 
 from .config import ConfigError, ModAddConfig
-from .model import ModAddMLP
+from .model import ModAddMLP, PairSum
 
 #: Config fields in which the members of one stacked sweep may differ.
 MEMBER_FIELDS = ("weight_decay", "init_seed", "lr")
@@ -44,35 +43,6 @@ def check_stackable(configs: Sequence[ModAddConfig]) -> None:
         if diff:
             raise ConfigError(f"configs of one stacked sweep may differ only in {', '.join(MEMBER_FIELDS)}; "
                               f"these differ: {', '.join(diff)}")
-
-
-class _StackedPairSum(torch.autograd.Function):
-    """Rows T[:, a_i] + T[:, b_i] of a stacked (M x p x width) table; see :class:`model._PairSum`."""
-
-    @staticmethod
-    def forward(ctx, table, a, b):
-        ctx.save_for_backward(a, b)
-        ctx.rows = table.shape[1]
-        return table.index_select(1, a) + table.index_select(1, b)
-
-    @staticmethod
-    def backward(ctx, grad):
-        a, b = ctx.saved_tensors
-        rows = stacked_grad_onehot if grad.is_cuda else stacked_grad_scatter
-        return rows(grad, a, b, ctx.rows), None, None
-
-
-def stacked_grad_scatter(grad, a, b, rows: int) -> torch.Tensor:
-    """sum_i grad[:, i] (e_{a_i} + e_{b_i}) by scatter-add along the pair axis (the CPU path)."""
-    out = torch.zeros(grad.shape[0], rows, grad.shape[2], dtype=grad.dtype, device=grad.device)
-    return out.index_add_(1, a, grad).index_add_(1, b, grad)
-
-
-def stacked_grad_onehot(grad, a, b, rows: int) -> torch.Tensor:
-    """The same sum as one dense product with the one-hot pair matrix (the GPU path:
-    deterministic there, where scatter-add uses atomics)."""
-    onehot = (F.one_hot(a, rows) + F.one_hot(b, rows)).to(grad.dtype)
-    return onehot.T @ grad
 
 
 class StackedMLP(nn.Module):
@@ -100,7 +70,7 @@ class StackedMLP(nn.Module):
 
     def preactivation(self, a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
         """W z + b for every member (M x n x width), with E W^T formed once per member."""
-        return _StackedPairSum.apply(torch.bmm(self.E, self.W.transpose(1, 2)), a, b) + self.b[:, None, :]
+        return PairSum.apply(torch.bmm(self.E, self.W.transpose(1, 2)), a, b) + self.b[:, None, :]
 
     def logits(self, pre: torch.Tensor) -> torch.Tensor:
         return torch.bmm(torch.relu(pre), self.U.transpose(1, 2))

@@ -34,7 +34,7 @@ from .stacked import stack_signature
 from .train import Callback, TrainState, train, train_sweep
 
 #: Modules whose source determines a history's numbers (their hash is in every key).
-NUMERIC_MODULES = ("task.py", "model.py", "metrics.py", "train.py")
+NUMERIC_MODULES = ("task.py", "model.py", "stacked.py", "metrics.py", "train.py")
 #: The same for the deep linear networks (numpy, CPU only, no checkpoints: a run takes seconds).
 LINEAR_MODULES = ("deep_linear.py",)
 

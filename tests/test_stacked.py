@@ -101,10 +101,12 @@ def test_auto_stacking_on_cpu_is_one_member_per_stack_and_bad_sizes_are_refused(
 
 def test_gpu_and_cpu_backward_of_the_pair_sum_agree():
     """The GPU's one-hot product and the CPU's scatter-add compute the same gradient (checked on the CPU)."""
-    from grok_lib.stacked import stacked_grad_onehot, stacked_grad_scatter
+    from grok_lib.model import pair_sum_grad_onehot, pair_sum_grad_scatter
 
     g = torch.Generator().manual_seed(0)
     grad = torch.randn(3, 40, 6, generator=g, dtype=torch.float64)
     a, b = torch.randint(0, 11, (40,), generator=g), torch.randint(0, 11, (40,), generator=g)
-    torch.testing.assert_close(stacked_grad_onehot(grad, a, b, 11), stacked_grad_scatter(grad, a, b, 11),
+    torch.testing.assert_close(pair_sum_grad_onehot(grad, a, b, 11), pair_sum_grad_scatter(grad, a, b, 11),
+                               rtol=1e-12, atol=1e-12)
+    torch.testing.assert_close(pair_sum_grad_onehot(grad[0], a, b, 11), pair_sum_grad_scatter(grad[0], a, b, 11),
                                rtol=1e-12, atol=1e-12)
