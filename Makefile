@@ -28,6 +28,7 @@ $(VENV)/.test-installed: $(VENV)/.book-installed requirements-test.lock
 	touch $@
 
 notebooks: env
+	$(PY) scripts/train_book_runs.py
 	$(PY) scripts/run_notebooks.py $(NOTEBOOKS)
 
 html: env
@@ -38,6 +39,7 @@ PYTEST_ARGS := --mpl --mpl-results-path=test-artifacts/mpl --mpl-generate-summar
 	--nbval-lax --nbval-cell-timeout=1800
 
 test: test-env
+	$(PY) scripts/train_book_runs.py
 	$(PY) -m pytest tests notebooks $(PYTEST_ARGS)
 
 # After a deliberate change to a plot or a metric: regenerate the baseline images and the

@@ -349,7 +349,12 @@ def minimum_energy(config: DeepLinearConfig, factors, max_iter: int = 500) -> tu
         f.backward()
         return f
 
-    opt.step(objective)
-    value = objective().detach()
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)  # L-BFGS amplifies rounding: one thread gives the same result in any process
+    try:
+        opt.step(objective)
+        value = objective().detach()
+    finally:
+        torch.set_num_threads(threads)
     grad_norm = math.sqrt(sum(float((w.grad**2).sum()) for w in factors))
     return float(value), grad_norm

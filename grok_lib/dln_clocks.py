@@ -33,6 +33,9 @@ SLOW_ETA_MAX = 1e-3
 FLOOR_FACTOR = 1.1
 #: T_rep level used in the separation table.
 ETA_TABLE = 1e-6
+#: Below this the gap is floating-point noise (a vanishing singular value of ~1e-15 raised
+#: to p < 1, and the polish's own precision): reported as "< 1e-9", not as a number.
+GAP_FLOOR = 1e-9
 
 
 def gap(history: History) -> np.ndarray:

@@ -175,7 +175,7 @@ def dln_slow_clock(histories: Sequence[History]) -> dict[str, float | None]:
         gap = dc.gap(h)
         for step in DLN_STEPS:
             v = float(gap[max(int(np.searchsorted(h.steps, step, side="right")) - 1, 0)])
-            values[f"{tag}/gap@{step}"] = v if v > 1e-9 else None  # below: floating-point floor
+            values[f"{tag}/gap@{step}"] = v if v > dc.GAP_FLOOR else None  # below: floating-point floor
         fits = dc.slow_clock_fits(h)
         for eta, t in zip(fits["eta"], fits["T"]):
             values[f"{tag}/T_rep({eta:.0e})"] = _none_if_nan(t)
@@ -191,9 +191,13 @@ def dln_separation(histories: Sequence[History]) -> dict[str, float | None]:
     """Separation figure and table: every run's clock readings and final loss."""
     from .dln_clocks import separation_row
 
+    from .dln_clocks import GAP_FLOOR
+
     values: dict[str, float | None] = {}
     for h in histories:
         for name, v in separation_row(h).items():
+            if name == "final gap" and v <= GAP_FLOOR:
+                v = math.nan  # floating-point noise, not a value to guard
             if name.startswith("T_") or name in ("final loss", "final gap"):
                 values[f"{_dln_tag(h)}/{name.replace(' ', '_')}"] = _none_if_nan(float(v))
     return values

@@ -27,9 +27,27 @@ def accuracy(logits: torch.Tensor, y: torch.Tensor, weight: torch.Tensor) -> tor
     return ((logits.argmax(dim=-1) == y).to(torch.float64) * weight).sum()
 
 
+def svdvals(a: torch.Tensor) -> torch.Tensor:
+    """Singular values of ``a`` in float64, computed on one thread on the CPU.
+
+    LAPACK's threaded SVD sums in an order that depends on the thread count, which moved
+    stable ranks by ~1e-15 between a one-thread worker and a two-thread notebook; on one
+    thread the values are the same however many threads the process has.
+    """
+    a = a.detach().to(torch.float64)
+    threads = torch.get_num_threads()
+    if a.is_cuda or threads == 1:
+        return torch.linalg.svdvals(a)
+    torch.set_num_threads(1)
+    try:
+        return torch.linalg.svdvals(a)
+    finally:
+        torch.set_num_threads(threads)
+
+
 def stable_rank_and_norm(a: torch.Tensor) -> tuple[float, float]:
     """(srank(A), ||A||_2) from one SVD; srank(A) = ||A||_F^2 / ||A||_2^2 (Paper A, eq. 2.3)."""
-    s = torch.linalg.svdvals(a.detach().to(torch.float64))
+    s = svdvals(a)
     top = float(s[0]) if s.numel() else 0.0
     return (float((s**2).sum()) / top**2 if top > 0 else 0.0), top
 

@@ -186,3 +186,23 @@ def test_store_caches_deep_linear_runs(tmp_path):
     assert again.meta["key"] == first.meta["key"] == run_key(CI, "cpu")
     assert np.array_equal(first["energy"], again["energy"])
     assert run_key(dataclasses.replace(CI, weight_decay=2e-2), "cpu") != run_key(CI, "cpu")
+
+
+def test_run_all_trains_in_worker_processes_with_the_same_numbers(tmp_path):
+    from grok_lib.config import profile_config
+    from grok_lib.store import run_all
+
+    mlp = [profile_config("ci", epochs=60, device="cpu", weight_decay=wd) for wd in (0.5, 1.0)]
+    configs = dl.sweep("ci", depths=(1, 3), runs=(("gd", 1e-2), ("adamw", 0.0)))
+    histories = run_all(configs + mlp, RunStore(tmp_path), progress=False, workers=2)
+    in_process = run_all(mlp, RunStore(tmp_path / "in-process"), progress=False)
+    for a, b in zip(histories[len(configs):], in_process):
+        for name, values in b.metrics.items():
+            assert np.array_equal(a[name], values, equal_nan=True), name
+    for c, h in zip(configs, histories):
+        again = dl.train_deep_linear(c, progress=False)
+        for name, values in again.metrics.items():
+            assert np.array_equal(h[name], values, equal_nan=True), name
+        assert h.meta["energy_min"] == again.meta["energy_min"]
+    with pytest.raises(ConfigError, match="workers must be a positive integer"):
+        run_all(configs, RunStore(tmp_path), progress=False, workers=0)

@@ -50,3 +50,21 @@ def test_clocks_of_a_synthetic_history():
     assert t_cls(h, 1e-6) == 600
     assert grokking_epoch(h) == 880
     assert math.isnan(t_cls(h, 1e-12))
+
+
+def test_singular_values_do_not_depend_on_the_thread_count():
+    import torch
+
+    from grok_lib.metrics import svdvals
+
+    a = torch.randn(200, 120, generator=torch.Generator().manual_seed(1))
+    threads = torch.get_num_threads()
+    try:
+        torch.set_num_threads(1)
+        one = svdvals(a)
+        torch.set_num_threads(2)
+        two = svdvals(a)
+    finally:
+        torch.set_num_threads(threads)
+    assert torch.equal(one, two)
+    assert torch.get_num_threads() == threads
