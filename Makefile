@@ -6,7 +6,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 # The claims report reads the records the other notebooks write, so it runs last.
 REPORT := notebooks/claims_report.ipynb
-NOTEBOOKS := $(filter-out $(REPORT),$(sort $(wildcard notebooks/*.ipynb))) $(REPORT)
+FIGURE_NOTEBOOKS := $(filter-out $(REPORT),$(sort $(wildcard notebooks/*.ipynb)))
 
 .PHONY: book notebooks html test env test-env lock clean baselines
 
@@ -29,7 +29,7 @@ $(VENV)/.test-installed: $(VENV)/.book-installed requirements-test.lock
 
 notebooks: env
 	$(PY) scripts/train_book_runs.py
-	$(PY) scripts/run_notebooks.py $(NOTEBOOKS)
+	$(PY) scripts/run_notebooks.py $(FIGURE_NOTEBOOKS) --then $(REPORT)
 
 html: env
 	rm -rf _build/html
