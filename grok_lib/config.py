@@ -135,10 +135,22 @@ def profile_config(profile: str, **overrides) -> ModAddConfig:
     return replace(base, **given)
 
 
+def need_list_of_numbers(name: str, values) -> list:
+    """``values`` as a list, or a one-line ConfigError if it is not a non-empty list of numbers.
+
+    (papermill's ``-p name '[1, 2]'`` passes the *string* "[1, 2]"; lists need ``-y``.)
+    """
+    ok = isinstance(values, (list, tuple)) and len(values) > 0 and all(
+        isinstance(v, numbers.Real) and not isinstance(v, bool) for v in values)
+    if not ok:
+        raise ConfigError(f"{name} must be a non-empty list of numbers, got {values!r} "
+                          f"(with papermill pass lists as YAML: -y \"{name}: [...]\")")
+    return list(values)
+
+
 def weight_decay_sweep(base: ModAddConfig, weight_decays=PAPER_A_WEIGHT_DECAYS) -> list[ModAddConfig]:
     """One config per weight decay, otherwise identical (Paper A, Figures 1 and 3)."""
-    if len(weight_decays) == 0:
-        raise ConfigError("weight_decays must list at least one value, got an empty list")
+    weight_decays = need_list_of_numbers("weight_decays", weight_decays)
     return [replace(base, weight_decay=float(wd)) for wd in weight_decays]
 
 

@@ -78,3 +78,12 @@ def test_weight_decay_sweep():
     assert [c.weight_decay for c in sweep] == [0.6, 0.7, 0.8, 0.9, 1.0]
     with pytest.raises(ConfigError, match="weight_decays"):
         C.weight_decay_sweep(profile_config("ci"), [])
+
+
+def test_a_list_parameter_given_as_a_string_is_one_clear_error():
+    from grok_lib.config import ConfigError, paper_a_sweep
+
+    with pytest.raises(ConfigError, match=r"weight_decays must be a non-empty list of numbers, got '\[0.5, 1.5\]'"):
+        paper_a_sweep("default", "[0.5, 1.5]")
+    with pytest.raises(ConfigError, match="weight_decays must be a non-empty list"):
+        paper_a_sweep("default", [])

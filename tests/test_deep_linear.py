@@ -174,6 +174,10 @@ def test_sweep_rejects_unknown_parameters_and_bad_profiles():
         dl.sweep("default", epochs=10)
     with pytest.raises(ConfigError, match="profile must be one of"):
         dl.sweep("huge")
+    with pytest.raises(ConfigError, match=r"depths must be a non-empty list of numbers, got '\[2\]'"):
+        dl.sweep("default", "[2]")  # what papermill's -p passes for a list
+    with pytest.raises(ConfigError, match="depth must be one of 1, 2, 3, 4; got 2.5"):
+        dl.sweep("default", [2.5])
     configs = dl.sweep("default")
     assert len(configs) == 4 * len(dl.SWEEP_RUNS)
     assert {c.lr for c in configs if c.optimizer == "adamw"} == {dl.ADAMW_LR}
