@@ -192,7 +192,7 @@ class RunStore:
 
 #: Members per stack when :func:`run_all` chooses (``stack="auto"``), by device. Measured with
 #: benchmarks/bench_sweep.py: on the 2-core CPU a 5-member stack of the default profile runs at
-#: 0.80-0.86x the speed of its five members one by one (its M x n x width activations no longer
+#: 0.80-0.96x the speed of its five members one by one (its M x n x width activations no longer
 #: fit the cache), so the CPU trains members one at a time; a GPU takes the whole sweep at once.
 AUTO_STACK = {"cpu": 1, "cuda": 64}
 
