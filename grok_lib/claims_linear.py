@@ -94,16 +94,15 @@ def evaluate_deep_linear(histories: Sequence[History]) -> list[Result]:
         _verdict(poly_ok),
     ))
 
-    literal = {h.config["depth"]: drift_median_error(h, "prop43") for h in gd_wd}
-    factored = {h.config["depth"]: drift_median_error(h, "factored") for h in gd_wd}
-    worst_lit = {d: max(drift_median_error(h, "prop43") for h in gd_wd if h.config["depth"] == d) for d in literal}
+    depths = sorted({h.config["depth"] for h in gd_wd})
+    errors = {name: {d: max(drift_median_error(h, name) for h in gd_wd if h.config["depth"] == d) for d in depths}
+              for name in ("prop43", "factored")}
     results.append(Result(
         REGISTRY["A.dln.prop43"],
-        "median relative error as stated: " + ", ".join(f"L={d}: {e:.2g}" for d, e in sorted(worst_lit.items()))
-        + "; with the factored-flow factor L s^(2-2/L): " + ", ".join(
-            f"L={d}: {max(drift_median_error(h, 'factored') for h in gd_wd if h.config['depth'] == d):.2g}"
-            for d in sorted(factored)),
-        _verdict([e <= 0.1 for e in worst_lit.values()]),
+        "median relative error as stated: " + ", ".join(f"L={d}: {e:.2g}" for d, e in errors["prop43"].items())
+        + "; with the factored-flow factor L s^(2-2/L): "
+        + ", ".join(f"L={d}: {e:.2g}" for d, e in errors["factored"].items()),
+        _verdict([e <= 0.1 for e in errors["prop43"].values()]),
     ))
 
     sep = [dc.separation_row(h)["T_rep/T_cls"] for h in gd_wd]

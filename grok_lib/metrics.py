@@ -15,11 +15,13 @@ import torch
 def cross_entropy64(logits: torch.Tensor, y: torch.Tensor, weight: torch.Tensor) -> torch.Tensor:
     """Weighted mean cross-entropy, computed in float64 (differentiable).
 
-    ``weight`` sums to one; with the task's pair weights this is the plain mean over
-    ordered pairs.
+    ``logits`` is n x classes, or M x n x classes for a stack of M members (then one loss
+    per member). ``weight`` sums to one; with the task's pair weights this is the plain
+    mean over ordered pairs.
     """
     logp = torch.log_softmax(logits.to(torch.float64), dim=-1)
-    return -(logp.gather(1, y[:, None])[:, 0] * weight).sum()
+    picked = logp.gather(-1, y.expand(logits.shape[:-1]).unsqueeze(-1))[..., 0]
+    return -(picked * weight).sum(dim=-1)
 
 
 def accuracy(logits: torch.Tensor, y: torch.Tensor, weight: torch.Tensor) -> torch.Tensor:

@@ -152,10 +152,7 @@ class _Run:
         """Per-member train losses (M,), logits (M x n x p) and pre-activations (M x n x width)."""
         pre = self.model.preactivation(self.train.a, self.train.b)
         logits = self.model.logits(pre)
-        logp = torch.log_softmax(logits.to(torch.float64), dim=-1)
-        losses = -(logp.gather(2, self.train.y[None, :, None].expand(len(self.members), -1, 1))[..., 0]
-                   * self.train.weight).sum(dim=1)
-        return losses, logits, pre
+        return cross_entropy64(logits, self.train.y, self.train.weight), logits, pre
 
     @torch.no_grad()
     def record(self, losses, logits, pre) -> list[dict]:
