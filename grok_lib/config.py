@@ -123,16 +123,20 @@ _PROFILE_BASES = {
 }
 
 
-def profile_config(profile: str, **overrides) -> ModAddConfig:
-    """The base config of a named profile, with ``overrides`` applied (None means: keep)."""
-    _need_choice("profile", profile, PROFILES)
-    base = _PROFILE_BASES[profile]
+def given_overrides(cls, overrides: dict) -> dict:
+    """The overrides that are set (None means: keep the profile's value); an unknown name is a ConfigError."""
     given = {k: v for k, v in overrides.items() if v is not None}
-    known = {f.name for f in fields(ModAddConfig)}
+    known = {f.name for f in fields(cls)}
     unknown = sorted(set(given) - known)
     if unknown:
         raise ConfigError(f"unknown parameter(s) {', '.join(unknown)}; allowed: {', '.join(sorted(known))}")
-    return replace(base, **given)
+    return given
+
+
+def profile_config(profile: str, **overrides) -> ModAddConfig:
+    """The base config of a named profile, with ``overrides`` applied (None means: keep)."""
+    _need_choice("profile", profile, PROFILES)
+    return replace(_PROFILE_BASES[profile], **given_overrides(ModAddConfig, overrides))
 
 
 def need_list_of_numbers(name: str, values) -> list:

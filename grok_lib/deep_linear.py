@@ -27,7 +27,8 @@ from dataclasses import asdict, dataclass, replace
 import numpy as np
 from tqdm import tqdm
 
-from .config import ConfigError, _need_choice, _need_int, _need_real, need_list_of_numbers
+from .config import (PROFILES, ConfigError, _need_choice, _need_int, _need_real, given_overrides,
+                     need_list_of_numbers)
 from .history import History
 
 OPTIMIZERS = ("gd", "adamw")
@@ -94,17 +95,11 @@ ADAMW_LR = 1e-2
 
 def sweep(profile: str, depths=DEPTHS, runs=SWEEP_RUNS, **overrides) -> list[DeepLinearConfig]:
     """One config per depth and (optimiser, lambda) of ``runs``; ``overrides`` (None = keep) apply to all."""
-    from .config import PROFILES
-
     _need_choice("profile", profile, PROFILES)
     depths = need_list_of_numbers("depths", depths)
     if not isinstance(runs, (list, tuple)) or len(runs) == 0:
         raise ConfigError(f"runs must be a non-empty list of (optimizer, weight_decay) pairs, got {runs!r}")
-    known = set(DeepLinearConfig.__dataclass_fields__)
-    given = {k: v for k, v in overrides.items() if v is not None}
-    unknown = sorted(set(given) - known)
-    if unknown:
-        raise ConfigError(f"unknown parameter(s) {', '.join(unknown)}; allowed: {', '.join(sorted(known))}")
+    given = given_overrides(DeepLinearConfig, overrides)
     base = replace(_PROFILE_BASES[profile], **given)
     return [replace(base, depth=int(depth) if float(depth).is_integer() else depth, optimizer=opt, weight_decay=float(wd),
                     lr=ADAMW_LR if opt == "adamw" and "lr" not in given else base.lr)

@@ -26,41 +26,24 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Optional, Sequence
 
-from .config import ModAddConfig, resolve_device
+from .config import resolve_device
 from .deep_linear import DeepLinearConfig
 from .history import History
-from .store import RunConfig, RunStore, missing_stacks, run_key
-
-
-def _train_stack(config_dicts: list[dict], root: str) -> list[str]:
-    """Worker side: train one stack into the store at ``root``; return the keys written."""
-    configs = [ModAddConfig.from_dict(d) for d in config_dicts]
-    histories = RunStore(Path(root)).run_stack(configs, progress=False)
-    return [h.meta["key"] for h in histories]
-
-
-def _train_linear(config_dict: dict, root: str) -> list[str]:
-    """Worker side: one deep-linear run into the store at ``root``."""
-    history = RunStore(Path(root)).get_or_run(DeepLinearConfig(**config_dict), progress=False)
-    return [history.meta["key"]]
+from .store import RunConfig, RunStore, missing_tasks, run_key, train_task
 
 
 def run_all_on(client, configs: Sequence[RunConfig], store_root: Optional[Path | str] = None,
                stack: int | str = "auto") -> list[History]:
     """The histories of ``configs``, in order, with the missing ones trained on ``client``'s cluster.
 
-    Missing MLP runs go out as stacks of ``stack`` members (one task per stack; see
-    :func:`store.run_all`), missing deep-linear
-    runs one task each. ``store_root`` must be visible to every worker (default: the
-    local run store). Raises the first worker error.
+    The missing runs go out as the tasks of :func:`store.missing_tasks` (one per stack of
+    ``stack`` members, one per deep-linear run), each run by :func:`store.train_task` on a
+    worker. ``store_root`` must be visible to every worker (default: the local run store).
+    Raises the first worker error.
     """
     store = RunStore(Path(store_root) if store_root is not None else None)
     root = str(store.root.resolve())
-    futures = [client.submit(_train_stack, [c.to_dict() for c in group], root, pure=False)
-               for group in missing_stacks(configs, store, stack)]
-    linear = {run_key(c, "cpu"): c for c in configs if isinstance(c, DeepLinearConfig)}
-    futures += [client.submit(_train_linear, c.to_dict(), root, pure=False)
-                for key, c in linear.items() if not store.has(key)]
+    futures = [client.submit(train_task, task, root, pure=False) for task in missing_tasks(configs, store, stack)]
     client.gather(futures)  # raises the first worker error
     histories = []
     for c in configs:

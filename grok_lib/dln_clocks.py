@@ -17,9 +17,9 @@ import math
 
 import numpy as np
 
+from .clocks import t_cls  # noqa: F401 (the fast clock: first step with L_CE <= eps)
 from .fits import Fit, linear_fit, power_law_fit, theta_from_trep_exponent
 from .history import History
-from .metrics import first_crossing
 
 #: Loss levels of the fast clock (down to 1e-8: below that AdamW's gradient falls under its
 #: epsilon of 1e-8 and its step shrinks, a property of the optimiser, not of the clock) and
@@ -41,11 +41,6 @@ GAP_FLOOR = 1e-9
 def gap(history: History) -> np.ndarray:
     """Delta(t) = E(A_t) - E(A_*), with E(A_*) the polished minimum kept in the history's meta."""
     return history["energy"] - history.meta["energy_min"]
-
-
-def t_cls(history: History, eps: float) -> float:
-    """First recorded step with L_CE <= eps (NaN if never)."""
-    return first_crossing(history.steps, history["train_loss"], eps)
 
 
 def t_cls_floor(history: History, factor: float = FLOOR_FACTOR) -> float:

@@ -247,35 +247,44 @@ def run_all(configs: Sequence[RunConfig], store: Optional[RunStore] = None, prog
     return [store.get_or_run(c, progress=progress) for c in configs]
 
 
-def _worker_task(configs: list[RunConfig], root: str, threads: int) -> list[str]:
-    """Worker side of :func:`train_missing` (a fresh process): one stack, or one deep-linear run."""
+def train_task(configs: list[RunConfig], root: str, threads: Optional[int] = None) -> list[str]:
+    """One task of :func:`missing_tasks` (one stack, or one deep-linear run), trained into the
+    store at ``root`` in this process with ``threads`` torch threads (None: leave as is);
+    returns the keys written. What worker processes and cluster workers run."""
     import torch
 
-    torch.set_num_threads(threads)
+    if threads is not None:
+        torch.set_num_threads(threads)
     store = RunStore(Path(root))
     if isinstance(configs[0], DeepLinearConfig):
         return [store.get_or_run(configs[0], progress=False).meta["key"]]
     return [h.meta["key"] for h in store.run_stack(configs, progress=False)]
 
 
+def missing_tasks(configs: Sequence[RunConfig], store: RunStore, stack: int | str = "auto") -> list[list[RunConfig]]:
+    """Everything to train so that ``configs`` are all in ``store``: the missing MLP stacks
+    (largest first), then the missing deep-linear runs, one task each."""
+    tasks: list[list[RunConfig]] = sorted(missing_stacks(configs, store, stack),
+                                          key=lambda g: -len(g) * g[0].epochs * g[0].width)
+    linear = {run_key(c, "cpu"): c for c in configs if isinstance(c, DeepLinearConfig)}
+    return tasks + [[c] for k, c in linear.items() if not store.has(k)]
+
+
 def train_missing(configs: Sequence[RunConfig], store: RunStore, workers: int, stack: int | str = "auto",
                   progress: bool = True) -> None:
     """Train every missing run of ``configs`` with ``workers`` processes at once, into ``store``.
 
-    Tasks are the missing MLP stacks (largest first) and the missing deep-linear runs; each
-    process gets ``cpu_count // workers`` torch threads. On the 2-core CPU two one-thread
-    processes train 1.3x faster than one two-thread process, and numbers do not depend on
-    the thread count (checked: bitwise equal weights). Processes are started fresh
-    ("spawn"), never forked from a process whose thread pools are running.
+    The tasks are those of :func:`missing_tasks`; each process gets ``cpu_count // workers``
+    torch threads. On the 2-core CPU two one-thread processes train 1.3x faster than one
+    two-thread process, and numbers do not depend on the thread count (checked: bitwise
+    equal weights). Processes are started fresh ("spawn"), never forked from a process
+    whose thread pools are running.
     """
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor, as_completed
 
     _need_workers(workers)
-    tasks = [group for group in missing_stacks(configs, store, stack)]
-    tasks.sort(key=lambda g: -len(g) * g[0].epochs * g[0].width)
-    linear = {run_key(c, "cpu"): c for c in configs if isinstance(c, DeepLinearConfig)}
-    tasks += [[c] for k, c in linear.items() if not store.has(k)]
+    tasks = missing_tasks(configs, store, stack)
     if not tasks:
         return
     workers = min(workers, len(tasks))
@@ -285,7 +294,7 @@ def train_missing(configs: Sequence[RunConfig], store: RunStore, workers: int, s
               flush=True)
     t0 = time.perf_counter()
     with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
-        futures = [pool.submit(_worker_task, task, str(store.root), threads) for task in tasks]
+        futures = [pool.submit(train_task, task, str(store.root), threads) for task in tasks]
         for done, future in enumerate(as_completed(futures), 1):
             keys = future.result()  # raises a worker's error here
             if progress:
