@@ -25,12 +25,12 @@ class ConfigError(ValueError):
     """A bad parameter: the message names it and says what is allowed."""
 
 
-def _need_int(name: str, value, lo: int) -> None:
+def need_int(name: str, value, lo: int) -> None:
     if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < lo:
         raise ConfigError(f"{name} must be an integer >= {lo}, got {value!r}")
 
 
-def _need_real(name: str, value, lo: float, hi: float, lo_open: bool, hi_open: bool) -> None:
+def need_real(name: str, value, lo: float, hi: float, lo_open: bool, hi_open: bool) -> None:
     ok = isinstance(value, numbers.Real) and not isinstance(value, bool) and value == value
     if ok:
         ok = (value > lo if lo_open else value >= lo) and (value < hi if hi_open else value <= hi)
@@ -39,7 +39,7 @@ def _need_real(name: str, value, lo: float, hi: float, lo_open: bool, hi_open: b
         raise ConfigError(f"{name} must be a number in {left}{lo}, {hi}{right}, got {value!r}")
 
 
-def _need_choice(name: str, value, choices) -> None:
+def need_choice(name: str, value, choices) -> None:
     if value not in choices:
         raise ConfigError(f"{name} must be one of {', '.join(map(str, choices))}; got {value!r}")
 
@@ -65,21 +65,21 @@ class ModAddConfig:
     device: str = "auto"  # auto (cuda if present, else cpu), cpu or cuda
 
     def __post_init__(self) -> None:
-        _need_int("p", self.p, 2)
-        _need_real("train_frac", self.train_frac, 0.0, 1.0, lo_open=True, hi_open=True)
-        _need_int("d_embed", self.d_embed, 1)
-        _need_int("width", self.width, 1)
-        _need_real("lr", self.lr, 0.0, float("inf"), lo_open=True, hi_open=True)
-        _need_real("beta1", self.beta1, 0.0, 1.0, lo_open=False, hi_open=True)
-        _need_real("beta2", self.beta2, 0.0, 1.0, lo_open=False, hi_open=True)
-        _need_real("weight_decay", self.weight_decay, 0.0, float("inf"), lo_open=False, hi_open=True)
-        _need_int("epochs", self.epochs, 1)
-        _need_int("data_seed", self.data_seed, 0)
-        _need_int("init_seed", self.init_seed, 0)
-        _need_int("eval_every", self.eval_every, 1)
-        _need_int("checkpoint_every", self.checkpoint_every, 1)
-        _need_choice("dtype", self.dtype, DTYPES)
-        _need_choice("device", self.device, DEVICES)
+        need_int("p", self.p, 2)
+        need_real("train_frac", self.train_frac, 0.0, 1.0, lo_open=True, hi_open=True)
+        need_int("d_embed", self.d_embed, 1)
+        need_int("width", self.width, 1)
+        need_real("lr", self.lr, 0.0, float("inf"), lo_open=True, hi_open=True)
+        need_real("beta1", self.beta1, 0.0, 1.0, lo_open=False, hi_open=True)
+        need_real("beta2", self.beta2, 0.0, 1.0, lo_open=False, hi_open=True)
+        need_real("weight_decay", self.weight_decay, 0.0, float("inf"), lo_open=False, hi_open=True)
+        need_int("epochs", self.epochs, 1)
+        need_int("data_seed", self.data_seed, 0)
+        need_int("init_seed", self.init_seed, 0)
+        need_int("eval_every", self.eval_every, 1)
+        need_int("checkpoint_every", self.checkpoint_every, 1)
+        need_choice("dtype", self.dtype, DTYPES)
+        need_choice("device", self.device, DEVICES)
 
     def to_dict(self) -> dict:
         return dataclasses.asdict(self)
@@ -100,7 +100,7 @@ NOT_IN_KEY = ("checkpoint_every",)
 def resolve_device(requested: str) -> str:
     """The device a run uses: ``GROK_DEVICE`` overrides the config; ``auto`` picks cuda if present."""
     requested = os.environ.get("GROK_DEVICE", requested)
-    _need_choice("device", requested, DEVICES)
+    need_choice("device", requested, DEVICES)
     import torch  # late: importing the config module should not need torch
 
     if requested == "auto":
@@ -135,7 +135,7 @@ def given_overrides(cls, overrides: dict) -> dict:
 
 def profile_config(profile: str, **overrides) -> ModAddConfig:
     """The base config of a named profile, with ``overrides`` applied (None means: keep)."""
-    _need_choice("profile", profile, PROFILES)
+    need_choice("profile", profile, PROFILES)
     return replace(_PROFILE_BASES[profile], **given_overrides(ModAddConfig, overrides))
 
 

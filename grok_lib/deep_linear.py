@@ -27,7 +27,7 @@ from dataclasses import asdict, dataclass, replace
 import numpy as np
 from tqdm import tqdm
 
-from .config import (PROFILES, ConfigError, _need_choice, _need_int, _need_real, given_overrides,
+from .config import (PROFILES, ConfigError, need_choice, need_int, need_real, given_overrides,
                      need_list_of_numbers)
 from .history import History
 
@@ -53,18 +53,18 @@ class DeepLinearConfig:
     n_log: int = 300  # log-spaced record points (plus a regular grid of 100)
 
     def __post_init__(self) -> None:
-        _need_choice("depth", self.depth, DEPTHS)
-        _need_int("n_classes", self.n_classes, 2)
-        _need_int("d_in", self.d_in, 1)
-        _need_int("width", self.width, 1)
-        _need_int("n_train", self.n_train, 1)
-        _need_real("init_scale", self.init_scale, 0.0, math.inf, lo_open=True, hi_open=True)
-        _need_real("lr", self.lr, 0.0, math.inf, lo_open=True, hi_open=True)
-        _need_real("weight_decay", self.weight_decay, 0.0, math.inf, lo_open=False, hi_open=True)
-        _need_choice("optimizer", self.optimizer, OPTIMIZERS)
-        _need_int("steps", self.steps, 1)
-        _need_int("seed", self.seed, 0)
-        _need_int("n_log", self.n_log, 1)
+        need_choice("depth", self.depth, DEPTHS)
+        need_int("n_classes", self.n_classes, 2)
+        need_int("d_in", self.d_in, 1)
+        need_int("width", self.width, 1)
+        need_int("n_train", self.n_train, 1)
+        need_real("init_scale", self.init_scale, 0.0, math.inf, lo_open=True, hi_open=True)
+        need_real("lr", self.lr, 0.0, math.inf, lo_open=True, hi_open=True)
+        need_real("weight_decay", self.weight_decay, 0.0, math.inf, lo_open=False, hi_open=True)
+        need_choice("optimizer", self.optimizer, OPTIMIZERS)
+        need_int("steps", self.steps, 1)
+        need_int("seed", self.seed, 0)
+        need_int("n_log", self.n_log, 1)
         if self.depth > 1 and self.width < min(self.n_classes, self.d_in):
             raise ConfigError(f"width must be >= min(n_classes, d_in) = {min(self.n_classes, self.d_in)} "
                               f"so that A can have full rank; got {self.width}")
@@ -95,7 +95,7 @@ ADAMW_LR = 1e-2
 
 def sweep(profile: str, depths=DEPTHS, runs=SWEEP_RUNS, **overrides) -> list[DeepLinearConfig]:
     """One config per depth and (optimiser, lambda) of ``runs``; ``overrides`` (None = keep) apply to all."""
-    _need_choice("profile", profile, PROFILES)
+    need_choice("profile", profile, PROFILES)
     depths = need_list_of_numbers("depths", depths)
     if not isinstance(runs, (list, tuple)) or len(runs) == 0:
         raise ConfigError(f"runs must be a non-empty list of (optimizer, weight_decay) pairs, got {runs!r}")
