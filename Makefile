@@ -6,7 +6,8 @@ VENV := .venv
 PY := $(VENV)/bin/python
 # The claims report reads the records the other notebooks write, so it runs last.
 REPORT := notebooks/claims_report.ipynb
-FIGURE_NOTEBOOKS := $(filter-out $(REPORT),$(sort $(wildcard notebooks/*.ipynb)))
+# One folder per part; the claims report (at the top) reads the records the others write.
+FIGURE_NOTEBOOKS := $(sort $(wildcard notebooks/paper_*/*.ipynb))
 
 .PHONY: book notebooks html test env test-env lock clean baselines
 

@@ -34,8 +34,8 @@ from pathlib import Path
 
 import torch
 
-from grok_lib.config import paper_a_sweep
-from grok_lib.train import _Run
+from grok_lib.paper_a.config import sweep as paper_a_sweep
+from grok_lib.paper_a.train import StackRun
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -100,7 +100,7 @@ def measure_memory(members: int, device: str, steps: int) -> float:
         base = torch.cuda.memory_allocated()
     else:
         base = rss_bytes()
-    run = _Run(configs(members, device), device)
+    run = StackRun(configs(members, device), device)
     peak = 0
     for _ in range(steps):
         losses, _, _ = run.losses_and_patterns()
@@ -143,8 +143,8 @@ def main() -> int:
         ap.error("--device cuda: no CUDA device here")
     device = args.device
     cs = configs(args.members, device)
-    stacked = _Run(cs, device)
-    solos = [_Run([c], device) for c in cs]
+    stacked = StackRun(cs, device)
+    solos = [StackRun([c], device) for c in cs]
     n_train = len(stacked.train.a)
 
     # (a) correctness first, then alternate timings

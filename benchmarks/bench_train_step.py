@@ -25,9 +25,9 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from grok_lib.metrics import cross_entropy64
-from grok_lib.model import ModAddMLP
-from grok_lib.task import make_split
+from grok_lib.paper_a.metrics import cross_entropy64
+from grok_lib.paper_a.model import ModAddMLP
+from grok_lib.paper_a.task import make_split
 
 
 class Straightforward(nn.Module):

@@ -1,23 +1,25 @@
 """grok_lib: the small library behind the grokking companion book.
 
-One module per concern:
+The shared core, one module per concern (it imports no paper package):
 
-- :mod:`grok_lib.config`   frozen experiment configs, validation, named profiles
-- :mod:`grok_lib.task`     the modular-addition task and its train/test split
-- :mod:`grok_lib.model`    the Paper A model, z = E[a] + E[b], h = ReLU(W z + b), logits = U h
-- :mod:`grok_lib.metrics`  losses in float64, accuracy, stable rank, clocks
-- :mod:`grok_lib.history`  a training history: plain arrays, saved as npz
-- :mod:`grok_lib.stacked`  sweeps as one model with a leading member axis, and its AdamW
-- :mod:`grok_lib.train`    the full-batch AdamW trainer (solo runs are stacks of one)
-- :mod:`grok_lib.store`    the run store: cache, checksums, checkpoints, resume, parallel sweeps
-- :mod:`grok_lib.distributed`  sweeps trained by the workers of a Dask cluster
-- :mod:`grok_lib.book_runs`    every run the book needs (trained up front by make)
-- :mod:`grok_lib.deep_linear`  Paper A's theory model: deep linear networks (numpy, float64)
-- :mod:`grok_lib.dln_clocks`   their two clocks, margins, energy gap, Prop. 4.3 drift
-- :mod:`grok_lib.fits`     least-squares line and power-law fits with uncertainties
-- :mod:`grok_lib.plots`    the house style and the plot functions (they take histories)
-- :mod:`grok_lib.plots_linear`  plot functions of the deep-linear chapter
-- :mod:`grok_lib.paths`    every path the project writes to
+- :mod:`grok_lib.config`          one-line validation errors, named profiles, device resolution
+- :mod:`grok_lib.kinds`           the table of run kinds: how each config type trains, what its key hashes
+- :mod:`grok_lib.history`         a training history: plain arrays, saved as npz
+- :mod:`grok_lib.store`           the run store: cache, checksums, checkpoints, resume, parallel sweeps
+- :mod:`grok_lib.distributed`     sweeps trained by the workers of a Dask cluster
+- :mod:`grok_lib.notebook`        what a notebook holds after its one setup call
+- :mod:`grok_lib.clocks`          generic clocks: first crossings, T_cls, the grokking epoch
+- :mod:`grok_lib.fits`            least-squares line and power-law fits with uncertainties
+- :mod:`grok_lib.claims`          claims, results, verdict helpers and the claim records
+- :mod:`grok_lib.figure_numbers`  figure regression of the numbers behind a figure
+- :mod:`grok_lib.provenance`      the figure manifest and the caption under each figure
+- :mod:`grok_lib.style`           the house plot style and saving figures
+- :mod:`grok_lib.tables`          plain-text tables for notebook output
+- :mod:`grok_lib.paths`           every path the project writes to, and the list of parts
+
+One subpackage per paper, each with its configs, run kinds, models, figures and claims:
+
+- :mod:`grok_lib.paper_a`         "Two Training Clocks in Grokking" (with :mod:`grok_lib.paper_a.dln`)
 """
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"

@@ -1,8 +1,7 @@
 """Sweeps past one machine: the same run store, filled by the workers of a Dask cluster.
 
 ``run_all_on(client, configs)`` sends every missing stack of a sweep (see
-:func:`grok_lib.store.missing_stacks`) and every missing deep-linear run to the cluster as
-one task each; the workers train and write into the run store (a folder every worker can
+:func:`grok_lib.store.missing_groups`) to the cluster as one task each; the workers train and write into the run store (a folder every worker can
 see: the same disk for a LocalCluster, a shared filesystem on a cluster), and the
 histories are then read back from it. The default stays in-process (:func:`store.run_all`);
 a cluster only changes *where* runs are trained, never their numbers or their keys.
@@ -26,32 +25,31 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Optional, Sequence
 
-from .config import resolve_device
-from .deep_linear import DeepLinearConfig
 from .history import History
-from .store import RunConfig, RunStore, missing_tasks, run_key, train_task
+from .store import RunStore, missing_groups, plan, train_task
 
 
-def run_all_on(client, configs: Sequence[RunConfig], store_root: Optional[Path | str] = None,
+def run_all_on(client, configs: Sequence, store_root: Optional[Path | str] = None,
                stack: int | str = "auto") -> list[History]:
     """The histories of ``configs``, in order, with the missing ones trained on ``client``'s cluster.
 
-    The missing runs go out as the tasks of :func:`store.missing_tasks` (one per stack of
-    ``stack`` members, one per deep-linear run), each run by :func:`store.train_task` on a
-    worker. ``store_root`` must be visible to every worker (default: the local run store).
-    Raises the first worker error.
+    The missing runs go out as the groups of :func:`store.missing_groups` (one task per
+    group: a stack of ``stack`` members, or one run of a kind that does not stack), each
+    run by :func:`store.train_task` on a worker. ``store_root`` must be visible to every
+    worker (default: the local run store). Raises the first worker error.
     """
     store = RunStore(Path(store_root) if store_root is not None else None)
     root = str(store.root.resolve())
-    futures = [client.submit(train_task, task, root, pure=False) for task in missing_tasks(configs, store, stack)]
-    client.gather(futures)  # raises the first worker error
+    plans = [plan(c) for c in configs]
+    tasks = [[p.config for p in group] for group in missing_groups(plans, store, stack)]
+    client.gather([client.submit(train_task, task, root, pure=False) for task in tasks])  # raises a worker's error
     histories = []
-    for c in configs:
-        key = run_key(c, "cpu") if isinstance(c, DeepLinearConfig) else run_key(c, resolve_device(c.device))
-        history = store.load(key)
+    for p in plans:
+        history = store.load(p.key)
         if history is None:
             raise RuntimeError(
-                f"the cluster did not leave run {key} in {root}: is store_root shared with the workers, and do they "
-                f"resolve device={c.device!r} as this process does (set device='cpu' or 'cuda' explicitly)?")
+                f"the cluster did not leave run {p.key} in {root}: is store_root shared with the workers, and do they "
+                f"resolve device={getattr(p.config, 'device', 'cpu')!r} as this process does (set device='cpu' or "
+                f"'cuda' explicitly)?")
         histories.append(history)
     return histories

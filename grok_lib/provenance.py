@@ -31,12 +31,21 @@ def load_manifest(path: Path = MANIFEST) -> dict[str, dict]:
 
 @lru_cache(maxsize=1)
 def library_hash() -> str:
-    """A short hash of every grok_lib source file: identifies the exact library code."""
+    """A short hash of every grok_lib source file, the paper packages included: identifies the
+    exact library code."""
     h = hashlib.sha256()
-    for f in sorted(Path(__file__).parent.glob("*.py")):
-        h.update(f.name.encode())
+    for f in library_files():
+        h.update(f.relative_to(LIBRARY).as_posix().encode())
         h.update(f.read_bytes())
     return h.hexdigest()[:12]
+
+
+LIBRARY = Path(__file__).parent
+
+
+def library_files() -> list[Path]:
+    """Every source file of grok_lib, in every subpackage, sorted."""
+    return sorted(LIBRARY.rglob("*.py"))
 
 
 def git_commit() -> str:

@@ -6,11 +6,13 @@ Layout of the store folder (``paths.store_dir()``), per run key ``K``:
 - ``K.json``       the config, metadata and the SHA-256 of ``K.npz``
 - ``K.ckpt.npz``   the latest checkpoint of an unfinished run (removed when it finishes)
 
-The key hashes the config's canonical JSON (fields that do not change the numbers are
-left out), the resolved device, and the source code of the modules that produce the
-numbers, so editing the trainer invalidates old entries but editing a plot does not.
-Every write goes to a temporary file that is then renamed into place, so a killed
-process never leaves a half-written entry. A corrupt entry (checksum mismatch,
+The store is only the cache. How a config is trained, which code is hashed into its key
+and whether it may train in a group with others is its row in the table of run kinds
+(:mod:`grok_lib.kinds`). The key hashes the kind, the config's canonical JSON (less the
+fields that do not change the numbers), the resolved device, and the source of the
+kind's modules, so editing a trainer invalidates its old entries but editing a plot
+does not. Every write goes to a temporary file that is then renamed into place, so a
+killed process never leaves a half-written entry. A corrupt entry (checksum mismatch,
 unreadable file) is reported and recomputed.
 """
 
@@ -22,42 +24,41 @@ import os
 import tempfile
 import time
 import warnings
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Optional, Sequence
+from typing import Callable, Optional, Sequence
 
 import numpy as np
 
 from . import __version__, paths
-from .config import NOT_IN_KEY, ConfigError, ModAddConfig, resolve_device
-from .deep_linear import DeepLinearConfig, train_deep_linear
+from .config import ConfigError
 from .history import History, npz_bytes
-from .stacked import stack_signature
-from .train import Callback, TrainState, train, train_sweep
-
-#: Modules whose source determines a history's numbers (their hash is in every key).
-NUMERIC_MODULES = ("task.py", "model.py", "stacked.py", "metrics.py", "train.py")
-#: The same for the deep linear networks (numpy, CPU only, no checkpoints: a run takes seconds).
-LINEAR_MODULES = ("deep_linear.py",)
-
-RunConfig = ModAddConfig | DeepLinearConfig
+from .kinds import RunKind, code_version, kind_of
 
 
-def code_version(modules: Sequence[str] = NUMERIC_MODULES) -> str:
-    """A short hash of the source of ``modules`` (by default :data:`NUMERIC_MODULES`)."""
-    h = hashlib.sha256()
-    for name in modules:
-        h.update(name.encode())
-        h.update((Path(__file__).parent / name).read_bytes())
-    return h.hexdigest()[:12]
+@dataclass(frozen=True)
+class Plan:
+    """One config, planned once: its run kind, resolved device and store key."""
+
+    config: object
+    kind: RunKind
+    device: str
+    key: str
 
 
-def run_key(config: RunConfig, device: str) -> str:
+def plan(config) -> Plan:
+    """Resolve ``config``'s kind and device and compute its key (once)."""
+    kind = kind_of(config)
+    device = kind.device(config)
+    return Plan(config, kind, device, run_key(config, device, kind))
+
+
+def run_key(config, device: str, kind: Optional[RunKind] = None) -> str:
     """The store key of ``config`` run on ``device`` (``cpu`` or ``cuda``)."""
-    values = {k: v for k, v in config.to_dict().items() if k not in NOT_IN_KEY}
+    kind = kind or kind_of(config)
+    values = {k: v for k, v in config.to_dict().items() if k not in kind.not_in_key}
     values["device"] = device
-    record = {"config": values, "code": code_version()}
-    if isinstance(config, DeepLinearConfig):
-        record = {"config": values, "code": code_version(LINEAR_MODULES), "model": "deep_linear"}
+    record = {"kind": kind.name, "config": values, "code": code_version(kind)}
     payload = json.dumps(record, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(payload.encode()).hexdigest()[:20]
 
@@ -91,6 +92,11 @@ class RunStore:
         return self.root / f"{key}.npz", self.root / f"{key}.json", self.root / f"{key}.ckpt.npz"
 
     # -- finished histories --------------------------------------------------------
+    def has(self, key: str) -> bool:
+        """Whether a finished history is stored under ``key`` (not checked for damage)."""
+        data_path, meta_path, _ = self._paths(key)
+        return data_path.exists() and meta_path.exists()
+
     def load(self, key: str) -> Optional[History]:
         """The stored history of ``key``; None if absent; None with a warning if corrupt."""
         data_path, meta_path, _ = self._paths(key)
@@ -115,166 +121,119 @@ class RunStore:
         ckpt_path.unlink(missing_ok=True)
 
     # -- checkpoints ------------------------------------------------------------------
-    def save_checkpoint(self, key: str, state: TrainState) -> None:
-        atomic_write(self._paths(key)[2], npz_bytes(state.to_arrays()))
+    def save_checkpoint(self, key: str, arrays: dict[str, np.ndarray]) -> None:
+        atomic_write(self._paths(key)[2], npz_bytes(arrays))
 
-    def load_checkpoint(self, key: str) -> Optional[TrainState]:
+    def load_checkpoint(self, key: str) -> Optional[dict[str, np.ndarray]]:
         ckpt_path = self._paths(key)[2]
         if not ckpt_path.exists():
             return None
         try:
             with np.load(ckpt_path, allow_pickle=False) as z:
-                return TrainState.from_arrays({k: z[k] for k in z.files})
+                return {k: z[k] for k in z.files}
         except Exception as err:
             warnings.warn(f"run store: checkpoint {ckpt_path.name} is unreadable ({err}); starting over", stacklevel=2)
             return None
 
-    # -- the one entry point notebooks use ----------------------------------------------
-    def get_or_run(self, config: RunConfig, callbacks: Sequence[Callback] = (), progress: bool = True) -> History:
-        """The history of ``config``: from the store if present, else trained (resuming a checkpoint)."""
-        if isinstance(config, DeepLinearConfig):
-            return self._get_or_run_linear(config, progress)
-        device = resolve_device(config.device)
-        key = run_key(config, device)
-        history = self.load(key)
-        if history is not None:
-            return history
-        resume = self.load_checkpoint(key)
-        history = train(
-            config,
-            callbacks,
-            resume=resume,
-            on_checkpoint=lambda state: self.save_checkpoint(key, state),
-            progress=progress,
-            device=device,
-        )
-        history.meta.update(key=key, code=code_version(), grok_lib=__version__)
-        self.save(key, history)
-        return history
+    # -- training ---------------------------------------------------------------------
+    def train_group(self, group: Sequence[Plan], progress: bool = True, callbacks: Sequence[Callable] = ()) -> list[History]:
+        """Train the planned configs of ``group`` (one kind, one device) together and store each.
 
-
-    def has(self, key: str) -> bool:
-        """Whether a finished history is stored under ``key`` (not checked for damage)."""
-        data_path, meta_path, _ = self._paths(key)
-        return data_path.exists() and meta_path.exists()
-
-    def run_stack(self, configs: Sequence[ModAddConfig], progress: bool = True) -> list[History]:
-        """Train ``configs`` as one stacked sweep (see :mod:`grok_lib.stacked`) and store each member.
-
-        The stack checkpoints under a key of its own (the hash of its members' keys), so an
-        interrupted sweep resumes as a whole.
+        A group of one checkpoints under its own key; a larger group under a key of its own
+        (the hash of its members' keys), so an interrupted group resumes as a whole.
         """
-        device = resolve_device(configs[0].device)
-        keys = [run_key(c, device) for c in configs]
-        stack_key = "stack-" + hashlib.sha256(",".join(keys).encode()).hexdigest()[:20]
-        histories = train_sweep(
-            configs,
-            resume=self.load_checkpoint(stack_key),
-            on_checkpoint=lambda state: self.save_checkpoint(stack_key, state),
-            progress=progress,
+        kind, device = group[0].kind, group[0].device
+        keys = [p.key for p in group]
+        ckpt_key = keys[0] if len(keys) == 1 else "stack-" + hashlib.sha256(",".join(keys).encode()).hexdigest()[:20]
+        histories = kind.train(
+            [p.config for p in group],
             device=device,
+            resume=self.load_checkpoint(ckpt_key),
+            on_checkpoint=lambda arrays: self.save_checkpoint(ckpt_key, arrays),
+            progress=progress,
+            callbacks=callbacks,
         )
         for key, history in zip(keys, histories):
-            history.meta.update(key=key, code=code_version(), grok_lib=__version__)
+            history.meta.update(key=key, code=code_version(kind), grok_lib=__version__)
             self.save(key, history)
-        self._paths(stack_key)[2].unlink(missing_ok=True)
+        self._paths(ckpt_key)[2].unlink(missing_ok=True)
         return histories
 
-    def _get_or_run_linear(self, config: DeepLinearConfig, progress: bool) -> History:
-        key = run_key(config, "cpu")
-        history = self.load(key)
-        if history is None:
-            history = train_deep_linear(config, progress=progress)
-            history.meta.update(key=key, code=code_version(LINEAR_MODULES), grok_lib=__version__)
-            self.save(key, history)
-        return history
+    def get(self, planned: Plan, progress: bool = True, callbacks: Sequence[Callable] = ()) -> History:
+        """The history of a planned config: from the store if present, else trained (resuming a checkpoint)."""
+        history = self.load(planned.key)
+        return history if history is not None else self.train_group([planned], progress, callbacks)[0]
+
+    def get_or_run(self, config, callbacks: Sequence[Callable] = (), progress: bool = True) -> History:
+        """The history of ``config``: from the store if present, else trained (resuming a checkpoint)."""
+        return self.get(plan(config), progress, callbacks)
 
 
-#: Members per stack when :func:`run_all` chooses (``stack="auto"``), by device. Measured with
-#: benchmarks/bench_sweep.py: on the 2-core CPU a 5-member stack of the default profile runs at
-#: 0.80-0.96x the speed of its five members one by one (its M x n x width activations no longer
-#: fit the cache), so the CPU trains members one at a time; a GPU takes the whole sweep at once.
-AUTO_STACK = {"cpu": 1, "cuda": 64}
-
-
-def stack_groups(configs: Sequence[ModAddConfig], max_members: int) -> list[list[ModAddConfig]]:
-    """``configs`` grouped into stacks of at most ``max_members`` configs that differ only in
-    weight decay, seed or lr."""
-    groups: dict[tuple, list[ModAddConfig]] = {}
-    for c in configs:
-        groups.setdefault(stack_signature(c), []).append(c)
-    return [g[i:i + max_members] for g in groups.values() for i in range(0, len(g), max_members)]
-
-
-def missing_stacks(configs: Sequence[RunConfig], store: RunStore, stack: int | str = "auto") -> list[list[ModAddConfig]]:
-    """The stacks to train so that every MLP config of ``configs`` is in ``store`` (duplicates once).
-
-    ``stack``: members per stack, or "auto" for :data:`AUTO_STACK` of the configs' device.
-    """
-    todo = {}
-    for c in configs:
-        if isinstance(c, ModAddConfig):
-            key = run_key(c, resolve_device(c.device))
-            if not store.has(key):
-                todo.setdefault(key, c)
-    if stack == "auto":
-        devices = {resolve_device(c.device) for c in todo.values()}
-        stack = min((AUTO_STACK[d] for d in devices), default=1)
-    if isinstance(stack, bool) or not isinstance(stack, int) or stack < 1:
+def groups(plans: Sequence[Plan], stack: int | str = "auto") -> list[list[Plan]]:
+    """``plans`` grouped by kind, device and stack signature, at most ``stack`` members per group
+    ("auto": the kind's ``max_group`` for the device); kinds without a signature train alone."""
+    if stack != "auto" and (isinstance(stack, bool) or not isinstance(stack, int) or stack < 1):
         raise ConfigError(f"stack must be a positive integer or 'auto', got {stack!r}")
-    return stack_groups(list(todo.values()), stack)
+    by_signature: dict[tuple, list[Plan]] = {}
+    for p in plans:
+        signature = p.kind.stack_signature(p.config) if p.kind.stack_signature else p.key
+        by_signature.setdefault((p.kind.name, p.device, signature), []).append(p)
+    out = []
+    for members in by_signature.values():
+        size = members[0].kind.max_group[members[0].device] if stack == "auto" else stack
+        size = size if members[0].kind.stack_signature else 1
+        out += [members[i:i + size] for i in range(0, len(members), size)]
+    return out
 
 
-def run_all(configs: Sequence[RunConfig], store: Optional[RunStore] = None, progress: bool = True,
+def missing_groups(configs: Sequence, store: RunStore, stack: int | str = "auto") -> list[list[Plan]]:
+    """The groups to train so that every config (or plan) of ``configs`` is in ``store``
+    (duplicates once), largest first."""
+    todo: dict[str, Plan] = {}
+    for c in configs:
+        p = c if isinstance(c, Plan) else plan(c)
+        if p.key not in todo and not store.has(p.key):
+            todo[p.key] = p
+    return sorted(groups(list(todo.values()), stack), key=lambda g: -len(g) * g[0].kind.cost(g[0].config))
+
+
+def run_all(configs: Sequence, store: Optional[RunStore] = None, progress: bool = True,
             stack: int | str = "auto", workers: int = 1) -> list[History]:
-    """Histories of several configs, in order; each is validated before any is trained.
+    """Histories of several configs, in order; each is planned (validated, device resolved,
+    key computed) once, before any is trained.
 
-    Missing MLP runs that differ only in weight decay, seed or lr are trained together in
-    stacks of ``stack`` members ("auto": :data:`AUTO_STACK` for the device). With
-    ``workers`` > 1 the missing stacks and deep-linear runs are trained by that many
-    processes at once (see :func:`train_missing`). The numbers depend on neither (bitwise
-    on the CPU); only the speed does.
+    Missing runs of a kind that stacks are trained together in groups of ``stack`` members
+    ("auto": the kind's choice for the device). With ``workers`` > 1 the missing groups are
+    trained by that many processes at once (see :func:`train_missing`). The numbers depend
+    on neither (bitwise on the CPU); only the speed does.
     """
     store = store or RunStore()
     _need_workers(workers)
-    for c in configs:  # fail fast: a bad device stops the sweep before any training
-        if isinstance(c, ModAddConfig):
-            resolve_device(c.device)
+    plans = [plan(c) for c in configs]
     if workers > 1:
-        train_missing(configs, store, workers, stack, progress)
-    for group in missing_stacks(configs, store, stack):
-        store.run_stack(group, progress=progress)
-    return [store.get_or_run(c, progress=progress) for c in configs]
+        train_missing(plans, store, workers, stack, progress)
+    for group in missing_groups(plans, store, stack):
+        store.train_group(group, progress=progress)
+    return [store.get(p, progress=progress) for p in plans]
 
 
-def train_task(configs: list[RunConfig], root: str, threads: Optional[int] = None) -> list[str]:
-    """One task of :func:`missing_tasks` (one stack, or one deep-linear run), trained into the
-    store at ``root`` in this process with ``threads`` torch threads (None: leave as is);
-    returns the keys written. What worker processes and cluster workers run."""
-    import torch
-
+def train_task(configs: list, root: str, threads: Optional[int] = None) -> list[str]:
+    """One task of :func:`missing_groups` (the configs of one group), trained into the store at
+    ``root`` in this process with ``threads`` torch threads (None: leave as is); returns the
+    keys written. What worker processes and cluster workers run."""
     if threads is not None:
+        import torch
+
         torch.set_num_threads(threads)
     store = RunStore(Path(root))
-    if isinstance(configs[0], DeepLinearConfig):
-        return [store.get_or_run(configs[0], progress=False).meta["key"]]
-    return [h.meta["key"] for h in store.run_stack(configs, progress=False)]
+    return [h.meta["key"] for h in store.train_group([plan(c) for c in configs], progress=False)]
 
 
-def missing_tasks(configs: Sequence[RunConfig], store: RunStore, stack: int | str = "auto") -> list[list[RunConfig]]:
-    """Everything to train so that ``configs`` are all in ``store``: the missing MLP stacks
-    (largest first), then the missing deep-linear runs, one task each."""
-    tasks: list[list[RunConfig]] = sorted(missing_stacks(configs, store, stack),
-                                          key=lambda g: -len(g) * g[0].epochs * g[0].width)
-    linear = {run_key(c, "cpu"): c for c in configs if isinstance(c, DeepLinearConfig)}
-    return tasks + [[c] for k, c in linear.items() if not store.has(k)]
-
-
-def train_missing(configs: Sequence[RunConfig], store: RunStore, workers: int, stack: int | str = "auto",
+def train_missing(configs: Sequence, store: RunStore, workers: int, stack: int | str = "auto",
                   progress: bool = True) -> None:
     """Train every missing run of ``configs`` with ``workers`` processes at once, into ``store``.
 
-    The tasks are those of :func:`missing_tasks`; each process gets ``cpu_count // workers``
+    The tasks are the groups of :func:`missing_groups`; each process gets ``cpu_count // workers``
     torch threads. On the 2-core CPU two one-thread processes train 1.3x faster than one
     two-thread process, and numbers do not depend on the thread count (checked: bitwise
     equal weights). Processes are started fresh ("spawn"), never forked from a process
@@ -284,7 +243,7 @@ def train_missing(configs: Sequence[RunConfig], store: RunStore, workers: int, s
     from concurrent.futures import ProcessPoolExecutor, as_completed
 
     _need_workers(workers)
-    tasks = missing_tasks(configs, store, stack)
+    tasks = [[p.config for p in g] for g in missing_groups(configs, store, stack)]
     if not tasks:
         return
     workers = min(workers, len(tasks))

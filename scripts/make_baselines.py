@@ -2,8 +2,9 @@
 
 1. the baseline images of every plot test (tests/test_figures.py), into the folder named
    after this matplotlib and FreeType version;
-2. the numbers behind every figure (tests/figure_numbers/*.json), from the default-profile
-   runs in the run store (trained if missing).
+2. the numbers behind every figure (tests/figure_numbers/<part>/<figure>.json), from each
+   part's default-profile runs in the run store (trained if missing), through each part's
+   ``setup.figure_numbers()``.
 
 Review the result with `git diff --stat tests/` (and an image viewer) before committing.
 """
@@ -12,29 +13,39 @@ from __future__ import annotations
 
 import json
 import sys
+from importlib import import_module
 from pathlib import Path
 
+import matplotlib
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests"))
+from grok_lib.paths import parts
 
-import test_figure_numbers  # noqa: E402
-import test_figures  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
+REFERENCE = ROOT / "tests" / "figure_numbers"
+
+
+def baseline_dir() -> Path:
+    """Where pytest-mpl keeps the baselines for this matplotlib and FreeType (as tests/test_figures.py)."""
+    from matplotlib import ft2font
+
+    return ROOT / "tests" / "baseline" / f"mpl{matplotlib.__version__}-ft{ft2font.__freetype_version__}"
 
 
 def main() -> int:
-    out = test_figures.BASELINE_DIR
+    out = baseline_dir()
     out.mkdir(parents=True, exist_ok=True)
     code = pytest.main([str(ROOT / "tests" / "test_figures.py"), "-q", "-k", "not guard", f"--mpl-generate-path={out}"])
     if code != 0:
         return int(code)
     print(f"baseline images written to {out.relative_to(ROOT)}")
-    for name, compute in test_figure_numbers.FIGURES.items():
-        path = test_figure_numbers.REFERENCE / f"{name}.json"
-        record = {"figure": name, "profile": "default", "values": compute()}
-        path.write_text(json.dumps(record, indent=1, sort_keys=True) + "\n")
-        print(f"figure numbers written to {path.relative_to(ROOT)} ({len(record['values'])} values)")
+    for part in parts():
+        for name, compute in import_module(f"grok_lib.{part}.setup").figure_numbers().items():
+            path = REFERENCE / f"{name}.json"
+            path.parent.mkdir(parents=True, exist_ok=True)
+            record = {"figure": name, "profile": "default", "values": compute()}
+            path.write_text(json.dumps(record, indent=1, sort_keys=True) + "\n")
+            print(f"figure numbers written to {path.relative_to(ROOT)} ({len(record['values'])} values)")
     return 0
 
 

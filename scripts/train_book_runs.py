@@ -12,9 +12,15 @@ import argparse
 import os
 import sys
 import time
+from importlib import import_module
 
-from grok_lib.book_runs import book_configs
+from grok_lib.paths import parts
 from grok_lib.store import run_all
+
+
+def book_configs(profile: str) -> list:
+    """Every run of every part of the book (each part's ``setup.book_configs``)."""
+    return [c for part in parts() for c in import_module(f"grok_lib.{part}.setup").book_configs(profile)]
 
 
 def main() -> int:

@@ -1,6 +1,6 @@
 import pytest
 
-from grok_lib.config import profile_config
+from grok_lib.paper_a.config import profile_config
 from grok_lib.store import RunStore
 
 

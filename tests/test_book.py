@@ -8,7 +8,7 @@ def test_book_builds_strictly(built_book):
     code, log, html = built_book
     assert code == 0, log[-6000:]
     assert (html / "index.html").exists()
-    page = (html / "notebooks" / "fig1_loss_curves.html").read_text()
+    page = (html / "notebooks" / "paper_a" / "fig1_loss_curves.html").read_text()
     assert "<img" in page and "Key numbers" in page
     assert "&lt;Figure size" not in page  # no figure repr leaking as text
 

@@ -118,10 +118,10 @@ def test_every_page_loads_cleanly(site, browser):
 
 def test_figure_pages_show_their_figures(site, browser):
     base, _ = site
-    page, problems = _open(browser, f"{base}/notebooks/fig1_loss_curves.html")
+    page, problems = _open(browser, f"{base}/notebooks/paper_a/fig1_loss_curves.html")
     widths = page.eval_on_selector_all("img", "els => els.map(e => e.naturalWidth)")
     assert widths and min(widths) > 500, widths
-    assert "Figure fig1_loss_curves" in page.inner_text("body")
+    assert "Figure paper_a/fig1_loss_curves" in page.inner_text("body")
     assert not problems, problems
 
 

@@ -4,9 +4,11 @@ that breaks a reproduced claim fails CI)."""
 
 import pytest
 
-from grok_lib import claims, claims_linear
-from grok_lib.deep_linear import sweep as deep_linear_sweep
-from grok_lib.config import profile_config, weight_decay_sweep
+from grok_lib import claims
+from grok_lib.paper_a import claims as claims_a
+from grok_lib.paper_a.dln import claims as claims_linear
+from grok_lib.paper_a.dln.config import sweep as deep_linear_sweep
+from grok_lib.paper_a.config import profile_config, weight_decay_sweep
 from grok_lib.store import run_all
 
 #: The verdicts of the default profile (see the claims report for the measured numbers).
@@ -30,12 +32,13 @@ EXPECTED = {
     "A.dln.separation": "reproduced",
 }
 
-EVALUATORS = (claims.evaluate_fig1, claims.evaluate_fig2, claims.evaluate_fig3, claims.evaluate_gradients,
-              claims.evaluate_activations)
+EVALUATORS = (claims_a.evaluate_fig1, claims_a.evaluate_fig2, claims_a.evaluate_fig3, claims_a.evaluate_gradients,
+              claims_a.evaluate_activations)
+REGISTRY = claims_a.REGISTRY
 
 
 def test_every_registered_claim_has_an_expected_verdict():
-    assert set(EXPECTED) == set(claims.REGISTRY)
+    assert set(EXPECTED) == set(REGISTRY)
     assert set(EXPECTED.values()) <= set(claims.VERDICTS)
 
 
@@ -50,14 +53,14 @@ def test_default_profile_verdicts():
 
 def test_committed_records_cover_the_registry():
     records = claims.load_records()
-    assert sorted(r["id"] for r in records) == sorted(claims.REGISTRY)
+    assert sorted(r["id"] for r in records) == sorted(REGISTRY)
     for r in records:
         assert r["verdict"] in claims.VERDICTS and r["measured"]
-        assert r["statement"] == claims.REGISTRY[r["id"]].statement
+        assert r["statement"] == REGISTRY[r["id"]].statement
 
 
 def test_records_round_trip(tmp_path):
-    c = claims.REGISTRY["A.fig1.wd_order"]
+    c = REGISTRY["A.fig1.wd_order"]
     claims.save_records([claims.Result(c, "3 > 2 > 1", "reproduced")], "nb", tmp_path)
     [row] = claims.load_records(tmp_path)
     assert row["id"] == c.id and row["source"] == "nb" and row["verdict"] == "reproduced"

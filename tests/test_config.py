@@ -3,7 +3,8 @@ import dataclasses
 import pytest
 
 from grok_lib import config as C
-from grok_lib.config import ConfigError, ModAddConfig, profile_config
+from grok_lib.config import ConfigError
+from grok_lib.paper_a.config import ModAddConfig, profile_config, weight_decay_sweep
 from grok_lib.store import RunStore, run_all
 
 BAD = [
@@ -40,8 +41,6 @@ def test_unknown_profile():
 def test_unknown_parameter():
     with pytest.raises(ConfigError, match="unknown parameter.*widht"):
         profile_config("default", widht=5)
-    with pytest.raises(ConfigError, match="unknown parameter.*hidden"):
-        ModAddConfig.from_dict({"hidden": 3})
 
 
 def test_profile_overrides_and_none_means_keep():
@@ -74,14 +73,15 @@ def test_bad_device_fails_before_any_training(tmp_path, monkeypatch, ci_config):
 
 
 def test_weight_decay_sweep():
-    sweep = C.weight_decay_sweep(profile_config("ci"))
+    sweep = weight_decay_sweep(profile_config("ci"))
     assert [c.weight_decay for c in sweep] == [0.6, 0.7, 0.8, 0.9, 1.0]
     with pytest.raises(ConfigError, match="weight_decays"):
-        C.weight_decay_sweep(profile_config("ci"), [])
+        weight_decay_sweep(profile_config("ci"), [])
 
 
 def test_a_list_parameter_given_as_a_string_is_one_clear_error():
-    from grok_lib.config import ConfigError, paper_a_sweep
+    from grok_lib.config import ConfigError
+    from grok_lib.paper_a.config import sweep as paper_a_sweep
 
     with pytest.raises(ConfigError, match=r"weight_decays must be a non-empty list of numbers, got '\[0.5, 1.5\]'"):
         paper_a_sweep("default", "[0.5, 1.5]")

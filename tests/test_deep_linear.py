@@ -7,11 +7,11 @@ import numpy as np
 import pytest
 import torch
 
-from grok_lib import deep_linear as dl
+from grok_lib.paper_a.dln import config as dl_config, optim as dl_optim, theory as dl, train as dl_train
 from grok_lib.config import ConfigError
 from grok_lib.store import RunStore, run_key
 
-CI = dl.sweep("ci", depths=(2,), runs=(("gd", 1e-2),))[0]
+CI = dl_config.sweep("ci", depths=(2,), runs=(("gd", 1e-2),))[0]
 
 
 def random_matrix(rng, shape=(5, 7)):
@@ -83,8 +83,8 @@ def test_cross_entropy_matches_torch_and_keeps_tiny_losses():
 @pytest.mark.parametrize("depth", [1, 2, 3, 4])
 def test_explicit_gradients_match_torch_autograd(depth):
     cfg = dataclasses.replace(CI, depth=depth)
-    x, y = dl.make_task(cfg)
-    factors = dl.init_factors(cfg)
+    x, y = dl_train.make_task(cfg)
+    factors = dl_train.init_factors(cfg)
     onehot = np.eye(cfg.n_classes)[y]
     grad_a = dl.cross_entropy_grad(x @ dl.end_to_end(factors).T, onehot).T @ x
     ours = dl.factor_gradients(factors, grad_a)
@@ -102,7 +102,7 @@ def test_explicit_gradients_match_torch_autograd(depth):
 def test_factored_drift_predicts_a_small_gd_step_on_balanced_factors(depth):
     rng = np.random.default_rng(depth)
     cfg = dataclasses.replace(CI, depth=depth, n_classes=3, d_in=8)
-    x, y = dl.make_task(cfg)
+    x, y = dl_train.make_task(cfg)
     a = rng.standard_normal((3, 8))
     factors = dl.balanced_factors(a, depth)
     lam, lr = 0.05, 1e-7
@@ -125,9 +125,9 @@ def test_adamw_matches_torch():
     w0 = [rng.standard_normal((3, 4)), rng.standard_normal(5)]
     grads = [[rng.standard_normal(w.shape) for w in w0] for _ in range(5)]
     ours = [w.copy() for w in w0]
-    opt = dl._AdamW(ours, lr=1e-2, weight_decay=0.1)
+    opt = dl_optim.AdamW(ours, lr=1e-2, weight_decay=0.1)
     ts = [torch.tensor(w, requires_grad=True) for w in w0]
-    topt = torch.optim.AdamW(ts, lr=1e-2, betas=dl.ADAM_BETAS, eps=dl.ADAM_EPS, weight_decay=0.1)
+    topt = torch.optim.AdamW(ts, lr=1e-2, betas=dl_optim.ADAM_BETAS, eps=dl_optim.ADAM_EPS, weight_decay=0.1)
     for g in grads:
         opt.step(ours, g)
         for t, gi in zip(ts, g):
@@ -138,8 +138,8 @@ def test_adamw_matches_torch():
 
 
 def test_training_is_deterministic_and_records_every_metric():
-    first, second = dl.train_deep_linear(CI, progress=False), dl.train_deep_linear(CI, progress=False)
-    assert first.steps.tolist() == dl.record_steps(CI).tolist()
+    first, second = dl_train.train_deep_linear(CI, progress=False), dl_train.train_deep_linear(CI, progress=False)
+    assert first.steps.tolist() == dl_train.record_steps(CI).tolist()
     for name, values in first.metrics.items():
         assert np.array_equal(values, second.metrics[name], equal_nan=True), name
     for name in ("train_loss", "margin", "srank_A", "schatten", "energy", "objective", "sv_0", "drift_measured_0",
@@ -153,7 +153,7 @@ def test_training_is_deterministic_and_records_every_metric():
 
 
 def test_gd_decreases_the_objective_with_a_small_step():
-    h = dl.train_deep_linear(dataclasses.replace(CI, lr=0.05, steps=500), progress=False)
+    h = dl_train.train_deep_linear(dataclasses.replace(CI, lr=0.05, steps=500), progress=False)
     assert np.all(np.diff(h["objective"]) <= 1e-12)
 
 
@@ -171,16 +171,16 @@ def test_bad_config_is_one_clear_error(bad, message):
 
 def test_sweep_rejects_unknown_parameters_and_bad_profiles():
     with pytest.raises(ConfigError, match="unknown parameter"):
-        dl.sweep("default", epochs=10)
+        dl_config.sweep("default", epochs=10)
     with pytest.raises(ConfigError, match="profile must be one of"):
-        dl.sweep("huge")
+        dl_config.sweep("huge")
     with pytest.raises(ConfigError, match=r"depths must be a non-empty list of numbers, got '\[2\]'"):
-        dl.sweep("default", "[2]")  # what papermill's -p passes for a list
+        dl_config.sweep("default", "[2]")  # what papermill's -p passes for a list
     with pytest.raises(ConfigError, match="depth must be one of 1, 2, 3, 4; got 2.5"):
-        dl.sweep("default", [2.5])
-    configs = dl.sweep("default")
-    assert len(configs) == 4 * len(dl.SWEEP_RUNS)
-    assert {c.lr for c in configs if c.optimizer == "adamw"} == {dl.ADAMW_LR}
+        dl_config.sweep("default", [2.5])
+    configs = dl_config.sweep("default")
+    assert len(configs) == 4 * len(dl_config.SWEEP_RUNS)
+    assert {c.lr for c in configs if c.optimizer == "adamw"} == {dl_config.ADAMW_LR}
 
 
 def test_store_caches_deep_linear_runs(tmp_path):
@@ -193,18 +193,18 @@ def test_store_caches_deep_linear_runs(tmp_path):
 
 
 def test_run_all_trains_in_worker_processes_with_the_same_numbers(tmp_path):
-    from grok_lib.config import profile_config
+    from grok_lib.paper_a.config import profile_config
     from grok_lib.store import run_all
 
     mlp = [profile_config("ci", epochs=60, device="cpu", weight_decay=wd) for wd in (0.5, 1.0)]
-    configs = dl.sweep("ci", depths=(1, 3), runs=(("gd", 1e-2), ("adamw", 0.0)))
+    configs = dl_config.sweep("ci", depths=(1, 3), runs=(("gd", 1e-2), ("adamw", 0.0)))
     histories = run_all(configs + mlp, RunStore(tmp_path), progress=False, workers=2)
     in_process = run_all(mlp, RunStore(tmp_path / "in-process"), progress=False)
     for a, b in zip(histories[len(configs):], in_process):
         for name, values in b.metrics.items():
             assert np.array_equal(a[name], values, equal_nan=True), name
     for c, h in zip(configs, histories):
-        again = dl.train_deep_linear(c, progress=False)
+        again = dl_train.train_deep_linear(c, progress=False)
         for name, values in again.metrics.items():
             assert np.array_equal(h[name], values, equal_nan=True), name
         assert h.meta["energy_min"] == again.meta["energy_min"]

@@ -6,8 +6,8 @@ import dataclasses
 import numpy as np
 import pytest
 
-from grok_lib import deep_linear
-from grok_lib.config import profile_config
+from grok_lib.paper_a.dln import config as deep_linear
+from grok_lib.paper_a.config import profile_config
 from grok_lib.store import RunStore, run_all, run_key
 
 distributed = pytest.importorskip("distributed")

@@ -10,37 +10,24 @@ from pathlib import Path
 
 import pytest
 
+from importlib import import_module
+
 from grok_lib import figure_numbers
-from grok_lib.config import profile_config, weight_decay_sweep
-from grok_lib.deep_linear import sweep as deep_linear_sweep
-from grok_lib.store import run_all
+from grok_lib.paths import parts
 
 REFERENCE = Path(__file__).parent / "figure_numbers"
 
-
-def default_runs():
-    return run_all(weight_decay_sweep(profile_config("default")), progress=False)
-
-
-def _from_runs(reduce):
-    return lambda: reduce(default_runs())
-
-
-#: figure name -> the reduction of the default-profile runs that its committed numbers hold
-FIGURES = {
-    name: _from_runs(getattr(figure_numbers, name))
-    for name in ("fig1_loss_curves", "fig2_embedding_geometry", "fig3_stable_rank", "gradient_hierarchy",
-                 "activation_patterns")
-} | {
-    name: (lambda reduce=getattr(figure_numbers, name): reduce(run_all(deep_linear_sweep("default"), progress=False)))
-    for name in ("dln_fast_clock", "dln_slow_clock", "dln_separation")
-}
+#: figure name (``<part>/<figure>``) -> the reduction of the default-profile runs its committed numbers hold,
+#: collected from every part's ``setup.figure_numbers()``
+FIGURES = {name: compute for part in parts()
+           for name, compute in import_module(f"grok_lib.{part}.setup").figure_numbers().items()}
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(FIGURES))
 def test_figure_numbers_match_the_committed_values(name):
     reference = json.loads((REFERENCE / f"{name}.json").read_text())
+    assert reference["figure"] == name
     problems = figure_numbers.compare(reference["values"], FIGURES[name]())
     assert not problems, (
         f"{len(problems)} number(s) behind figure {name} changed:\n  " + "\n  ".join(problems[:30])
@@ -51,7 +38,8 @@ def test_figure_numbers_match_the_committed_values(name):
 def test_every_figure_in_the_manifest_has_committed_numbers():
     from grok_lib.provenance import load_manifest
 
-    assert set(load_manifest()) == set(FIGURES) == {p.stem for p in REFERENCE.glob("*.json")}
+    committed = {p.relative_to(REFERENCE).with_suffix("").as_posix() for p in REFERENCE.rglob("*.json")}
+    assert set(load_manifest()) == set(FIGURES) == committed
 
 
 def test_compare_reports_each_kind_of_change():

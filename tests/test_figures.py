@@ -14,7 +14,8 @@ import pytest
 from matplotlib import ft2font
 from matplotlib.testing.compare import compare_images
 
-from grok_lib import plots
+from grok_lib import style
+from grok_lib.paper_a import plots
 from synthetic import fig1_sweep, paper_a_sweep
 
 BASELINE_DIR = Path(__file__).parent / "baseline" / f"mpl{matplotlib.__version__}-ft{ft2font.__freetype_version__}"
@@ -25,7 +26,7 @@ COMPARE = dict(baseline_dir=str(BASELINE_DIR), tolerance=TOLERANCE, style="defau
 
 
 def draw_fig1():
-    plots.use_house_style()
+    style.use_house_style()
     return plots.figure1(fig1_sweep())
 
 
@@ -36,7 +37,7 @@ def test_fig1_loss_curves():
 
 @pytest.mark.mpl_image_compare(filename="fig1_architecture.png", **COMPARE)
 def test_fig1_architecture_sketch():
-    plots.use_house_style()
+    style.use_house_style()
     fig, ax = plt.subplots(figsize=(5, 3))
     plots.draw_architecture(ax, p=113, d_embed=128, width=512)
     return fig
@@ -44,14 +45,14 @@ def test_fig1_architecture_sketch():
 
 @pytest.mark.mpl_image_compare(filename="fig2_embedding_geometry.png", **COMPARE)
 def test_fig2_embedding_geometry():
-    plots.use_house_style()
+    style.use_house_style()
     hs = paper_a_sweep()
     return plots.figure2(hs, hs[-1], memorising_step=500)
 
 
 @pytest.mark.mpl_image_compare(filename="fig3_stable_rank.png", **COMPARE)
 def test_fig3_stable_rank():
-    plots.use_house_style()
+    style.use_house_style()
     hs = paper_a_sweep()
     clocks = {h.config["weight_decay"]: (300.0 + 100 * i, 2000.0 + 300 * i) for i, h in enumerate(hs)}
     return plots.figure3(hs, "E", clocks, others=("W", "U", "EW"))
@@ -59,7 +60,7 @@ def test_fig3_stable_rank():
 
 @pytest.mark.mpl_image_compare(filename="gradient_hierarchy.png", **COMPARE)
 def test_gradient_hierarchy():
-    plots.use_house_style()
+    style.use_house_style()
     hs = paper_a_sweep()
     grads = {h.config["weight_decay"]: h["grad_U"] / h["grad_E"] for h in hs}
     updates = {h.config["weight_decay"]: h["update_U"] / h["update_E"] for h in hs}
@@ -68,7 +69,7 @@ def test_gradient_hierarchy():
 
 @pytest.mark.mpl_image_compare(filename="activation_patterns.png", **COMPARE)
 def test_activation_patterns():
-    plots.use_house_style()
+    style.use_house_style()
     hs = paper_a_sweep()
     rates = {h.config["weight_decay"]: h["churn"] for h in hs}
     clocks = {h.config["weight_decay"]: (300.0, 2500.0) for h in hs}
@@ -81,7 +82,7 @@ def test_the_image_guard_catches_a_changed_plot(tmp_path):
     if not baseline.exists():
         pytest.fail(f"no baseline for this matplotlib/FreeType ({BASELINE_DIR.name}); run `make baselines`")
     with matplotlib.rc_context():
-        plots.use_house_style()
+        style.use_house_style()
         matplotlib.rcParams["lines.linewidth"] = 2.0
         fig = plots.figure1(fig1_sweep())
         fig.savefig(tmp_path / "changed.png", metadata={"Software": None}, dpi=80)
@@ -93,7 +94,7 @@ def test_the_image_guard_catches_a_changed_plot(tmp_path):
 def _dln():
     from synthetic import dln_sweep
 
-    plots.use_house_style()
+    style.use_house_style()
     return dln_sweep()
 
 
@@ -101,7 +102,7 @@ def _dln():
 def test_dln_fast_clock():
     import numpy as np
 
-    from grok_lib import dln_clocks as dc, plots_linear
+    from grok_lib.paper_a.dln import clocks as dc, plots as plots_linear
 
     hs = [h for h in _dln() if h.config["weight_decay"] == 0]
     fast = [dc.fast_clock_fits(h) for h in hs]
@@ -117,7 +118,7 @@ def test_dln_fast_clock():
 
 @pytest.mark.mpl_image_compare(filename="dln_slow_clock.png", **COMPARE)
 def test_dln_slow_clock():
-    from grok_lib import dln_clocks as dc, plots_linear
+    from grok_lib.paper_a.dln import clocks as dc, plots as plots_linear
 
     hs = [h for h in _dln() if h.config["optimizer"] == "gd" and h.config["weight_decay"] > 0]
     slow = [dc.slow_clock_fits(h) for h in hs]
@@ -129,8 +130,8 @@ def test_dln_slow_clock():
 
 @pytest.mark.mpl_image_compare(filename="dln_separation.png", **COMPARE)
 def test_dln_separation():
-    from grok_lib import dln_clocks as dc, plots_linear
+    from grok_lib.paper_a.dln import clocks as dc, plots as plots_linear
 
     hs = [h for h in _dln() if h.config["optimizer"] == "gd" and h.config["weight_decay"] == 1e-3]
-    marks = [(dc.t_cls_floor(h), dc.t_rep(h, 1e-6)) for h in hs]
+    marks = [(dc.t_cls_floor(h), dc.t_rep_gap(h, 1e-6)) for h in hs]
     return plots_linear.figure_separation(hs, [dc.gap(h) for h in hs], marks)

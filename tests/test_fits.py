@@ -5,7 +5,7 @@ import math
 import numpy as np
 import pytest
 
-from grok_lib import dln_clocks as dc
+from grok_lib.paper_a.dln import clocks as dc
 from grok_lib.fits import linear_fit, power_law_fit, theta_from_gap_exponent, theta_from_trep_exponent
 from grok_lib.history import History
 
@@ -86,9 +86,9 @@ def test_slow_clock_of_an_exponential_gap_and_its_predicted_rate():
 
 def test_t_rep_is_when_the_gap_stays_below():
     h = history([0, 1, 2, 3, 4], energy=[1.0, 0.1, 0.5, 0.05, 0.01], meta={"energy_min": 0.0})
-    assert dc.t_rep(h, 0.2) == 3  # crosses at 1, comes back above at 2
-    assert dc.t_rep(h, 1e-3) != dc.t_rep(h, 1e-3)  # never: NaN
-    assert dc.t_rep(h, 2.0) == 0
+    assert dc.t_rep_gap(h, 0.2) == 3  # crosses at 1, comes back above at 2
+    assert dc.t_rep_gap(h, 1e-3) != dc.t_rep_gap(h, 1e-3)  # never: NaN
+    assert dc.t_rep_gap(h, 2.0) == 0
 
 
 def test_theorem35_bound_only_on_its_window():

@@ -11,8 +11,8 @@ import contextlib
 import pytest
 import torch
 
-from grok_lib import train as train_module
-from grok_lib.config import profile_config
+from grok_lib.paper_a import train as train_module
+from grok_lib.paper_a.config import profile_config
 
 HOST_READS = ("item", "__float__", "__int__", "__bool__", "tolist", "cpu", "numpy")
 
@@ -54,7 +54,7 @@ def test_no_host_reads_between_recorded_steps(monkeypatch, device):
     counter = {"active": True}
     monkeypatch.setattr(train_module, "checks_every_step", lambda device: False)  # the GPU's policy
     for name in ("record", "record_updates", "snapshot", "state"):
-        monkeypatch.setattr(train_module._Run, name, paused(counter, getattr(train_module._Run, name)))
+        monkeypatch.setattr(train_module.StackRun, name, paused(counter, getattr(train_module.StackRun, name)))
     monkeypatch.setattr(train_module, "_check_finite", paused(counter, train_module._check_finite))
     with count_host_reads(counter):
         counter["active"] = True

@@ -4,9 +4,9 @@ import numpy as np
 import pytest
 import torch
 
-from grok_lib.clocks import grokking_epoch, t_cls
+from grok_lib.clocks import first_crossing, grokking_epoch, t_cls
 from grok_lib.history import History
-from grok_lib.metrics import accuracy, cross_entropy64, first_crossing, stable_rank
+from grok_lib.paper_a.metrics import accuracy, cross_entropy64, stable_rank
 
 
 def test_stable_rank_known_answers():
@@ -55,7 +55,7 @@ def test_clocks_of_a_synthetic_history():
 def test_singular_values_do_not_depend_on_the_thread_count():
     import torch
 
-    from grok_lib.metrics import svdvals
+    from grok_lib.paper_a.metrics import svdvals
 
     a = torch.randn(200, 120, generator=torch.Generator().manual_seed(1))
     threads = torch.get_num_threads()

@@ -1,7 +1,7 @@
 import torch
 
-from grok_lib.model import ModAddMLP, pair_sum_grad_onehot, pair_sum_grad_scatter
-from grok_lib.task import make_split
+from grok_lib.paper_a.model import ModAddMLP, pair_sum_grad_onehot, pair_sum_grad_scatter
+from grok_lib.paper_a.task import make_split
 
 
 def test_shapes():

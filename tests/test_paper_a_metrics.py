@@ -6,11 +6,11 @@ import math
 import numpy as np
 import pytest
 
-from grok_lib import geometry
-from grok_lib.clocks import t_rep
+from grok_lib.paper_a import geometry
+from grok_lib.paper_a.clocks import t_rep_srank as t_rep
 from grok_lib.history import History
-from grok_lib.relu_reduction import churn_rate, frozen_epoch, reduction_error
-from grok_lib.train import train
+from grok_lib.paper_a.relu_reduction import churn_rate, frozen_epoch, reduction_error
+from grok_lib.paper_a.train import train
 
 P = 31
 

@@ -12,7 +12,7 @@ from grok_lib.provenance import caption, library_hash, load_manifest
 
 ROOT = Path(__file__).resolve().parent.parent
 MANIFEST = load_manifest()
-NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
+NOTEBOOKS = sorted((ROOT / "notebooks").rglob("*.ipynb"))
 
 
 def notebook(path):
@@ -31,7 +31,7 @@ def parameters_of(nb) -> dict:
 
 def saved_figures(nb) -> set[str]:
     code = "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code")
-    return set(re.findall(r"save_figure\(\s*\w+\s*,\s*\"([\w\-]+)\"", code))
+    return set(re.findall(r"save_figure\(\s*\w+\s*,\s*\"([\w\-/]+)\"", code))
 
 
 @pytest.mark.parametrize("name", sorted(MANIFEST))
@@ -57,13 +57,13 @@ def test_the_book_shows_each_figure_with_its_provenance(name):
     assert any(f"**Figure `{name}`**" in c and entry["notebook"] in c for c in captions), "no provenance caption"
 
 
-@pytest.mark.parametrize("nb_path", NOTEBOOKS, ids=lambda p: p.name)
+@pytest.mark.parametrize("nb_path", NOTEBOOKS, ids=lambda p: p.relative_to(ROOT).as_posix())
 def test_every_saved_figure_is_in_the_manifest(nb_path):
     missing = saved_figures(notebook(nb_path)) - set(MANIFEST)
     assert not missing, f"{nb_path.name} saves figures that book/figures.yml does not list: {missing}"
 
 
-@pytest.mark.parametrize("nb_path", NOTEBOOKS, ids=lambda p: p.name)
+@pytest.mark.parametrize("nb_path", NOTEBOOKS, ids=lambda p: p.relative_to(ROOT).as_posix())
 def test_every_shown_image_is_a_manifest_figure(nb_path):
     # One image per saved figure: an image output without a manifest entry is an unlisted figure.
     nb = notebook(nb_path)
@@ -80,6 +80,6 @@ def test_prose_pages_show_no_unlisted_images():
 
 
 def test_caption_names_notebook_parameters_and_code():
-    text = caption("fig1_loss_curves", {"profile": "default", "width": None, "epochs": 100})
-    assert "notebooks/fig1_loss_curves.ipynb" in text and "`epochs=100`" in text and "width" not in text
+    text = caption("paper_a/fig1_loss_curves", {"profile": "default", "width": None, "epochs": 100})
+    assert "notebooks/paper_a/fig1_loss_curves.ipynb" in text and "`epochs=100`" in text and "width" not in text
     assert library_hash() in text

@@ -10,12 +10,13 @@ import numpy as np
 import pytest
 import torch
 
-from grok_lib.config import ConfigError, profile_config
-from grok_lib.metrics import cross_entropy64
-from grok_lib.model import ModAddMLP
-from grok_lib.stacked import check_stackable
-from grok_lib.task import make_split
-from grok_lib.train import train, train_sweep
+from grok_lib.config import ConfigError
+from grok_lib.paper_a.config import profile_config
+from grok_lib.paper_a.metrics import cross_entropy64
+from grok_lib.paper_a.model import ModAddMLP
+from grok_lib.paper_a.stacked import check_stackable
+from grok_lib.paper_a.task import make_split
+from grok_lib.paper_a.train import train, train_sweep
 
 
 def reference_run(config):
@@ -89,19 +90,20 @@ def test_run_all_trains_missing_members_as_one_stack_and_stores_each(tmp_path):
 
 
 def test_auto_stacking_on_cpu_is_one_member_per_stack_and_bad_sizes_are_refused(tmp_path):
-    from grok_lib.store import AUTO_STACK, RunStore, missing_stacks
+    from grok_lib.kinds import kind_of
+    from grok_lib.store import RunStore, missing_groups
 
     configs = sweep_configs("float32")
     store = RunStore(tmp_path)
-    assert [len(g) for g in missing_stacks(configs, store)] == [AUTO_STACK["cpu"]] * 3
-    assert [len(g) for g in missing_stacks(configs, store, stack=2)] == [2, 1]
+    assert [len(g) for g in missing_groups(configs, store)] == [kind_of(configs[0]).max_group["cpu"]] * 3
+    assert [len(g) for g in missing_groups(configs, store, stack=2)] == [2, 1]
     with pytest.raises(ConfigError, match="stack must be a positive integer or 'auto'"):
-        missing_stacks(configs, store, stack=0)
+        missing_groups(configs, store, stack=0)
 
 
 def test_gpu_and_cpu_backward_of_the_pair_sum_agree():
     """The GPU's one-hot product and the CPU's scatter-add compute the same gradient (checked on the CPU)."""
-    from grok_lib.model import pair_sum_grad_onehot, pair_sum_grad_scatter
+    from grok_lib.paper_a.model import pair_sum_grad_onehot, pair_sum_grad_scatter
 
     g = torch.Generator().manual_seed(0)
     grad = torch.randn(3, 40, 6, generator=g, dtype=torch.float64)

@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 
 from grok_lib import store as store_mod
-from grok_lib.config import NOT_IN_KEY, ModAddConfig
+from grok_lib.paper_a.config import NOT_IN_KEY, ModAddConfig
 from grok_lib.store import RunStore, run_key
-from grok_lib.train import train
+from grok_lib.paper_a.train import train
 
 
 def assert_same_history(a, b):
@@ -29,7 +29,7 @@ def assert_same_history(a, b):
 
 def test_miss_then_hit(store, ci_config, monkeypatch):
     first = store.get_or_run(ci_config, progress=False)
-    monkeypatch.setattr(store_mod, "train", lambda *a, **k: pytest.fail("a hit must not train"))
+    monkeypatch.setattr(store_mod.RunStore, "train_group", lambda *a, **k: pytest.fail("a hit must not train"))
     second = store.get_or_run(ci_config, progress=False)
     assert_same_history(first, second)
     assert second.meta["key"] == run_key(ci_config, "cpu")
@@ -98,7 +98,7 @@ def test_resume_after_interrupt_gives_identical_numbers(store, ci_config):
 
 KILL_SCRIPT = """
 import sys
-from grok_lib.config import profile_config
+from grok_lib.paper_a.config import profile_config
 from grok_lib.store import RunStore
 RunStore(sys.argv[1]).get_or_run(profile_config("ci", device="cpu", epochs=3000, checkpoint_every=100), progress=False)
 """
@@ -106,7 +106,7 @@ RunStore(sys.argv[1]).get_or_run(profile_config("ci", device="cpu", epochs=3000,
 
 @pytest.mark.slow
 def test_resume_after_sigkill_gives_identical_numbers(store):
-    from grok_lib.config import profile_config
+    from grok_lib.paper_a.config import profile_config
 
     cfg = profile_config("ci", device="cpu", epochs=3000, checkpoint_every=100)
     key = run_key(cfg, "cpu")

@@ -3,7 +3,7 @@ import pytest
 import torch
 
 from grok_lib.config import ConfigError
-from grok_lib.task import make_split, unordered_pairs
+from grok_lib.paper_a.task import make_split, unordered_pairs
 
 
 def _pairs(split):

@@ -3,7 +3,7 @@ import dataclasses
 import numpy as np
 import pytest
 
-from grok_lib.train import record_schedule, snapshot_schedule, train
+from grok_lib.paper_a.train import record_schedule, snapshot_schedule, train
 
 
 def test_schedule_is_dense_early_and_regular_later():

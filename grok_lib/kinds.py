@@ -1,0 +1,95 @@
+"""The table of run kinds: for each config type, how it is trained and what is in its key.
+
+The run store (:mod:`grok_lib.store`) is only a cache; it asks this table what to do with
+a config. A paper adds one row per config type (in its package's ``kinds`` module, which
+its ``__init__`` imports, so the row exists as soon as the config class does) and never
+edits the store::
+
+    register(RunKind(name="paper_x.model", config_type=XConfig, train=train_group,
+                     code=(model_module, train_module)))
+
+A row's ``train`` trains a *group* of configs and returns one history per config. Kinds
+that cannot stack get groups of one; kinds with a ``stack_signature`` get groups of
+configs whose signatures are equal (see :func:`grok_lib.store.missing_groups`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+from typing import Callable, Optional, Sequence
+
+from .config import ConfigError, resolve_device
+from .history import History
+
+#: A group trainer: ``train(configs, *, device, resume, on_checkpoint, progress) -> [History]``.
+#: ``resume`` is the arrays of the group's last checkpoint (or None); ``on_checkpoint(arrays)``
+#: saves one. Kinds without checkpoints ignore both.
+GroupTrainer = Callable[..., list[History]]
+
+
+def cpu_only(config) -> str:
+    """The device of kinds that always run on the CPU (numpy models)."""
+    return "cpu"
+
+
+def config_device(config) -> str:
+    """The device of kinds whose config has a ``device`` field (auto | cpu | cuda)."""
+    return resolve_device(config.device)
+
+
+@dataclass(frozen=True)
+class RunKind:
+    name: str  # unique, e.g. "paper_a.mlp"; part of every key of this kind
+    config_type: type  # the frozen dataclass this row trains
+    train: GroupTrainer  # trains a group of configs (see GroupTrainer)
+    code: tuple[ModuleType, ...]  # the modules whose source determines the numbers (hashed into keys)
+    device: Callable[[object], str] = cpu_only  # the resolved device of a config (part of its key)
+    stack_signature: Optional[Callable[[object], tuple]] = None  # equal signatures may train as one group
+    max_group: dict = field(default_factory=lambda: {"cpu": 1, "cuda": 1})  # members per group, by device
+    cost: Callable[[object], float] = lambda config: 1.0  # relative cost, to start the largest tasks first
+    not_in_key: tuple[str, ...] = ()  # config fields that change how a run is carried out, not its numbers
+
+
+KINDS: dict[type, RunKind] = {}
+
+
+def register(kind: RunKind) -> RunKind:
+    """Add ``kind`` to the table (once per config type; re-registering the same row is a no-op)."""
+    known = KINDS.get(kind.config_type)
+    if known is not None and known.name != kind.name:
+        raise ValueError(f"{kind.config_type.__name__} already has a run kind: {known.name}")
+    if any(k.name == kind.name and k.config_type is not kind.config_type for k in KINDS.values()):
+        raise ValueError(f"run kind name {kind.name!r} is taken")
+    KINDS[kind.config_type] = kind
+    return kind
+
+
+def kind_of(config) -> RunKind:
+    """The row of ``config``'s type; a ConfigError for a type no paper registered."""
+    try:
+        return KINDS[type(config)]
+    except KeyError:
+        known = ", ".join(sorted(k.__name__ for k in KINDS)) or "none"
+        raise ConfigError(f"no run kind is registered for {type(config).__name__} (registered: {known})") from None
+
+
+_CODE_HASHES: dict[str, str] = {}
+
+
+def code_version(kind: RunKind) -> str:
+    """A short hash of the source of ``kind.code`` (computed once per process and kind)."""
+    if kind.name not in _CODE_HASHES:
+        _CODE_HASHES[kind.name] = source_hash(kind.code)
+    return _CODE_HASHES[kind.name]
+
+
+def source_hash(modules: Sequence[ModuleType]) -> str:
+    """A short hash of the source files of ``modules``, by module name."""
+    h = hashlib.sha256()
+    for module in modules:
+        h.update(module.__name__.encode())
+        h.update(Path(module.__file__).read_bytes())
+    return h.hexdigest()[:12]

@@ -1,0 +1,20 @@
+"""Paper A, "Two Training Clocks in Grokking": the MLP on modular addition and the deep-linear theory.
+
+- :mod:`.config`          the MLP's config, profiles and the weight-decay sweep
+- :mod:`.task`            the modular-addition task and its train/test split
+- :mod:`.model`           the MLP, z = E[a] + E[b], h = ReLU(W z + b), logits = U h
+- :mod:`.stacked`         sweeps as one model with a leading member axis, and its AdamW
+- :mod:`.train`           the full-batch AdamW trainer (solo runs are stacks of one)
+- :mod:`.metrics`         losses in float64, accuracy, stable rank (torch)
+- :mod:`.clocks`          the slow clock: the stable rank's fall after its peak
+- :mod:`.geometry`        Fourier spectra and the polygon of Figure 2
+- :mod:`.relu_reduction`  activation-pattern churn and the reduced (pattern-frozen) model
+- :mod:`.figures`         each figure's key numbers (printed, regression-tested, read by the claims)
+- :mod:`.plots`           the figures (plot functions take histories)
+- :mod:`.claims`          the registry of Paper A's claims and their evaluators
+- :mod:`.setup`           the one call each notebook makes: parameters in, configs and histories out
+- :mod:`.kinds`           Paper A's rows in the table of run kinds (imported here, so they always exist)
+- :mod:`.dln`             the deep-linear-network theory chapter (numpy, float64)
+"""
+
+from . import kinds  # noqa: F401 (registers Paper A's run kinds)

@@ -1,0 +1,167 @@
+"""Paper A's deep-linear-network claims: the registry (thresholds as constants) and their evaluation."""
+
+from __future__ import annotations
+
+import math
+from typing import Sequence
+
+import numpy as np
+
+from ...claims import Claim, Result, any_verdict, registry
+from ...history import History
+from . import clocks as dc
+from .runs import gd_decayed_runs, plain_runs
+from .theory import end_to_end, factor_penalty, lemma31_bound, schatten_power
+
+
+SCHATTEN_EXCESS = 1e-3  # relative excess of the factor penalty over the Schatten power: "balanced"
+LINE_R2 = 0.95  # R^2 a fit must reach to count as holding
+DRIFT_ERROR = 0.1  # median relative error of Prop. 4.3's drift
+SEPARATION = 2  # T_rep(1e-6) / T_cls(floor)
+
+CLAIMS = [
+    Claim(
+        "A.dln.schatten",
+        "A",
+        "Layerwise weight decay on a depth-L linear net is the Schatten-2/L penalty on A = W_L...W_1 (eq. 2.7).",
+        "At the end of every GD run with lambda > 0: (1/L) sum ||W_l||_F^2 against ||A||_{S_2/L}^{2/L} (the identity itself is unit-tested).",
+        f"reproduced: relative excess <= {SCHATTEN_EXCESS:g} on every run (trained factors balanced); partly: on some.",
+    ),
+    Claim(
+        "A.dln.lemma31",
+        "A",
+        "If every logit margin is >= gamma then L_CE <= (K-1) exp(-gamma) (Lemma 3.1).",
+        "Largest L_CE / ((K-1) exp(-Gamma(t))) over every recorded step with a positive margin, every run.",
+        "reproduced: <= 1 everywhere; not reproduced otherwise.",
+    ),
+    Claim(
+        "A.dln.margin_linear",
+        "A",
+        "After it turns positive the margin grows at least linearly, Gamma(t) >= gamma0 + nu (t - t0) (Assumption 3.4).",
+        "Margin over the fast clock's window, lambda = 0: R^2 of a line in t against R^2 of a line in ln t; fitted nu.",
+        f"reproduced: the line in t fits with R^2 >= {LINE_R2} for every run; partly: for one optimiser's runs.",
+    ),
+    Claim(
+        "A.dln.fast_log",
+        "A",
+        "The loss clock is logarithmic: T_cls(eps) = O(log 1/eps) (Theorem 3.5).",
+        "T_cls(eps) for eps = 1e-1 ... 1e-8, lambda = 0; a line in ln(1/eps) against a power law in 1/eps.",
+        f"reproduced: the line in ln(1/eps) fits with R^2 >= {LINE_R2} and better than the power law for every run; "
+        "partly: for some.",
+    ),
+    Claim(
+        "A.dln.slow_poly",
+        "A",
+        "The representation clock is polynomial: T_rep(eta) - T_KL = Theta(eta^-(2 theta - 1)), theta in (1/2, 1) (Theorems 4.8-4.9).",
+        "T_rep(eta) (the gap Delta stays <= eta) for eta = 1e-3 ... 1e-9, GD with lambda > 0: power law against a line in ln(1/eta).",
+        "reproduced: the power law fits better, theta in (1/2, 1), for every run; partly: for some; else not reproduced.",
+    ),
+    Claim(
+        "A.dln.prop43",
+        "A",
+        "Singular values of A drift as ds_i/dt = g_i - lambda p s_i^(p-1) (Prop. 4.3).",
+        "Measured (s_i(t+1) - s_i(t)) / lr on GD runs against the prediction, median relative error over steps, the K-1 singular values the loss sees.",
+        f"reproduced: median error <= {DRIFT_ERROR:.0%} at every depth; partly: at some depths.",
+    ),
+    Claim(
+        "A.dln.separation",
+        "A",
+        "With weight decay the representation clock runs well after the loss clock.",
+        "T_rep(1e-6) / T_cls(floor) on GD runs with lambda > 0 (T_cls(floor): loss within 10% of its final value).",
+        f"reproduced: ratio >= {SEPARATION} on every run; partly: on some.",
+    ),
+]
+REGISTRY = registry(CLAIMS)
+
+
+def run_label(h: History) -> str:
+    c = h.config
+    return f"L={c['depth']} {c['optimizer']} λ={c['weight_decay']:g}"
+
+
+def schatten_excess(history: History) -> float:
+    """Relative excess of (1/L) sum ||W_l||^2 over ||A||_{S_p}^p at the end of a run."""
+    factors = [history.snapshots[f"W{i + 1}"][-1] for i in range(history.config["depth"])]
+    target = schatten_power(end_to_end(factors), 2.0 / history.config["depth"])
+    return (factor_penalty(factors) - target) / target
+
+
+def lemma31_ratio(history: History) -> float:
+    """Largest L_CE / ((K-1) exp(-Gamma)) over the recorded steps with a positive margin."""
+    k = history.config["n_classes"]
+    pos = history["margin"] > 0
+    if not pos.any():
+        return math.nan
+    bound = np.array([lemma31_bound(g, k) for g in history["margin"][pos]])
+    return float(np.max(history["train_loss"][pos] / bound))
+
+
+def drift_median_error(history: History, name: str) -> float:
+    """Median relative error of a drift prediction over steps >= 10 and the K-1 singular values the loss sees."""
+    errs = [dc.drift_errors(history, i, start=10)[name] for i in range(history.config["n_classes"] - 1)]
+    return float(np.median(np.concatenate(errs)))
+
+
+def evaluate_deep_linear(histories: Sequence[History]) -> list[Result]:
+    """Every deep-linear claim on a sweep of :func:`grok_lib.paper_a.dln.config.sweep`."""
+    gd_wd, plain = gd_decayed_runs(histories), plain_runs(histories)
+    results = []
+
+    excess = [schatten_excess(h) for h in gd_wd]
+    results.append(Result(REGISTRY["A.dln.schatten"],
+                          f"relative excess at the end: max {max(excess):.1e} over {len(excess)} runs "
+                          f"(min {min(excess):.1e})", any_verdict([e <= SCHATTEN_EXCESS for e in excess])))
+
+    ratios = [lemma31_ratio(h) for h in histories]
+    worst = float(np.nanmax(ratios))
+    results.append(Result(REGISTRY["A.dln.lemma31"],
+                          f"largest L_CE / bound over {len(histories)} runs: {worst:.3f}",
+                          "reproduced" if worst <= 1 else "not reproduced"))
+
+    growth = [dc.margin_growth(h) for h in plain]
+    lin_ok = {opt: [g["linear"].r2 >= LINE_R2 for h, g in zip(plain, growth) if h.config["optimizer"] == opt]
+              for opt in ("gd", "adamw")}
+    results.append(Result(
+        REGISTRY["A.dln.margin_linear"],
+        "; ".join(f"{run_label(h)}: R² line in t {g['linear'].r2:.2f} vs in ln t {g['log'].r2:.2f}, "
+                  f"ν = {g['linear'].slope:.1e}/step" for h, g in zip(plain, growth)),
+        "reproduced" if all(map(all, lin_ok.values())) else ("partly" if any(map(all, lin_ok.values())) else "not reproduced"),
+    ))
+
+    fast = [dc.fast_clock_fits(h) for h in plain]
+    fast_ok = [f["log"] is not None and f["log"].r2 >= LINE_R2 and f["log"].r2 > f["power"].r2 for f in fast]
+    results.append(Result(
+        REGISTRY["A.dln.fast_log"],
+        "; ".join(f"{run_label(h)}: R² ln(1/ε) {f['log'].r2:.2f} vs power {f['power'].r2:.2f} "
+                  f"(T ∝ ε^{-f['power'].slope:.2f})" if f["log"] is not None else f"{run_label(h)}: too few levels"
+                  for h, f in zip(plain, fast)),
+        any_verdict(fast_ok),
+    ))
+
+    slow = [dc.slow_clock_fits(h) for h in gd_wd]
+    poly_ok = [s["power"] is not None and s["power"].r2 > s["log"].r2 and 0.5 < s["theta"] < 1 for s in slow]
+    rates = [(dc.tail_rate(h), dc.predicted_tail_rate(h.config)) for h in gd_wd]
+    results.append(Result(
+        REGISTRY["A.dln.slow_poly"],
+        "; ".join(f"{run_label(h)}: R² power {s['power'].r2:.3f} vs ln(1/η) {s['log'].r2:.3f}, θ = {s['theta']:.2f} ± "
+                  f"{s['power'].slope_se / 2:.2f}, tail decay rate {-r.slope:.2e} vs 2pλ·lr = {pr:.2e}"
+                  for h, s, (r, pr) in zip(gd_wd, slow, rates)),
+        any_verdict(poly_ok),
+    ))
+
+    depths = sorted({h.config["depth"] for h in gd_wd})
+    errors = {name: {d: max(drift_median_error(h, name) for h in gd_wd if h.config["depth"] == d) for d in depths}
+              for name in ("prop43", "factored")}
+    results.append(Result(
+        REGISTRY["A.dln.prop43"],
+        "median relative error as stated: " + ", ".join(f"L={d}: {e:.2g}" for d, e in errors["prop43"].items())
+        + "; with the factored-flow factor L s^(2-2/L): "
+        + ", ".join(f"L={d}: {e:.2g}" for d, e in errors["factored"].items()),
+        any_verdict([e <= DRIFT_ERROR for e in errors["prop43"].values()]),
+    ))
+
+    sep = [dc.separation_row(h)["T_rep/T_cls"] for h in gd_wd]
+    results.append(Result(REGISTRY["A.dln.separation"],
+                          "T_rep(1e-6) / T_cls(floor): " + ", ".join(f"{run_label(h)}: {r:.1f}" for h, r in zip(gd_wd, sep)),
+                          any_verdict([r >= SEPARATION for r in sep])))
+    return results

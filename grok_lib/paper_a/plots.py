@@ -1,0 +1,271 @@
+"""Paper A's figures (the MLP chapters): plot functions that take histories or arrays.
+
+They never train or load anything; the house style and saving are :mod:`grok_lib.style`.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import matplotlib.pyplot as plt
+import numpy as np
+from matplotlib.patches import FancyArrowPatch, FancyBboxPatch
+
+from ..history import History
+from ..style import epochs
+
+def weight_decay_colors(weight_decays: Sequence[float]) -> dict[float, tuple]:
+    """One colour per weight decay, light (small) to dark (large)."""
+    cmap = plt.get_cmap("viridis")
+    ordered = sorted(weight_decays)
+    n = max(len(ordered) - 1, 1)
+    return {wd: cmap(0.85 - 0.75 * i / n) for i, wd in enumerate(ordered)}
+
+
+def plot_loss_curves(ax, histories: Sequence[History], log_x: bool = False) -> None:
+    """Train (dashed) and test (solid) cross-entropy vs epoch, one colour per weight decay."""
+    colors = weight_decay_colors([h.config["weight_decay"] for h in histories])
+    for h in histories:
+        wd = h.config["weight_decay"]
+        c = colors[wd]
+        ax.plot(epochs(h), h["train_loss"], ls="--", color=c, lw=1.1)
+        ax.plot(epochs(h), h["test_loss"], ls="-", color=c, label=f"λ = {wd:g}")
+    ax.set_yscale("log")
+    if log_x:
+        ax.set_xscale("log")
+    ax.set_xlabel("epoch (full-batch step)")
+    ax.set_ylabel("cross-entropy")
+    style = [plt.Line2D([], [], ls="--", color="grey"), plt.Line2D([], [], ls="-", color="grey")]
+    ax.legend(style, ["train", "test"], loc="upper right")
+
+
+def plot_accuracy_curves(ax, histories: Sequence[History]) -> None:
+    """Train (dashed) and test (solid) accuracy vs epoch, one colour per weight decay."""
+    colors = weight_decay_colors([h.config["weight_decay"] for h in histories])
+    for h in histories:
+        c = colors[h.config["weight_decay"]]
+        ax.plot(epochs(h), h["train_acc"], ls="--", color=c, lw=1.1)
+        ax.plot(epochs(h), h["test_acc"], ls="-", color=c, label=f"λ = {h.config['weight_decay']:g}")
+    ax.set_ylim(-0.02, 1.02)
+    ax.set_xlabel("epoch (full-batch step)")
+    ax.set_ylabel("accuracy")
+    ax.legend(loc="lower right", title="weight decay")
+
+
+def _box(ax, x, y, w, h, text, color):
+    ax.add_patch(FancyBboxPatch((x - w / 2, y - h / 2), w, h, boxstyle="round,pad=0.02", fc=color, ec="black", lw=0.8))
+    ax.text(x, y, text, ha="center", va="center", fontsize=7.5)
+
+
+def _arrow(ax, x0, y0, x1, y1, text=""):
+    ax.add_patch(FancyArrowPatch((x0, y0), (x1, y1), arrowstyle="-|>", mutation_scale=10, lw=0.9, color="black"))
+    if text:
+        ax.text((x0 + x1) / 2, (y0 + y1) / 2 + 0.045, text, ha="center", va="bottom", fontsize=7)
+
+
+def draw_architecture(ax, p: int, d_embed: int, width: int) -> None:
+    """A sketch of Paper A's model: two tokens, summed embeddings, one ReLU layer, the head."""
+    ax.set_xlim(-0.03, 1.0)
+    ax.set_ylim(0, 1)
+    ax.axis("off")
+    for y, tok in ((0.78, "a"), (0.22, "b")):
+        _box(ax, 0.05, y, 0.08, 0.12, tok, "#dde8f5")
+        _box(ax, 0.23, y, 0.15, 0.16, f"E[{tok}]\n$\\in\\mathbb{{R}}^{{{d_embed}}}$", "#f7e3c8")
+        _arrow(ax, 0.095, y, 0.15, y, "E")
+        _arrow(ax, 0.31, y + (-0.06 if y > 0.5 else 0.06), 0.385, 0.5 + (0.05 if y > 0.5 else -0.05))
+    _box(ax, 0.42, 0.50, 0.07, 0.11, "+", "#ffffff")
+    _box(ax, 0.62, 0.50, 0.21, 0.24, f"h = ReLU(Wz+b)\n{width} units", "#d9eed9")
+    _box(ax, 0.885, 0.50, 0.19, 0.24, f"logits = Uh\n{p} classes", "#eadcf2")
+    _arrow(ax, 0.455, 0.50, 0.515, 0.50, "z")
+    _arrow(ax, 0.725, 0.50, 0.785, 0.50, "U")
+    ax.set_title(f"(a) the model, on (a + b) mod {p}", loc="left")
+
+
+def figure1(histories: Sequence[History]):
+    """Paper A, Figure 1: the model sketch, the loss curves, and the accuracy curves."""
+    cfg = histories[0].config
+    fig = plt.figure(figsize=(12, 3.8), layout="constrained")
+    ax_arch, ax_loss, ax_acc = fig.subplots(1, 3, width_ratios=[1.4, 1.2, 1.0])
+    draw_architecture(ax_arch, cfg["p"], cfg["d_embed"], cfg["width"])
+    plot_loss_curves(ax_loss, histories)
+    ax_loss.set_title("(b) cross-entropy", loc="left")
+    plot_accuracy_curves(ax_acc, histories)
+    ax_acc.set_title("(c) accuracy", loc="left")
+    return fig
+
+
+# --- Paper A, Figure 2: embedding geometry -----------------------------------------------
+
+
+def plot_fourier_spectra(ax, histories: Sequence[History], block: str = "E", step: int | None = None) -> None:
+    """Energy per Fourier frequency (over the token index) of ``block`` at ``step`` (default: last)."""
+    from .geometry import fourier_power
+
+    colors = weight_decay_colors([h.config["weight_decay"] for h in histories])
+    for h in histories:
+        at = int(h.steps[-1]) if step is None else step
+        power = fourier_power(h.snapshot(block, at))[1:]
+        ax.plot(np.arange(1, len(power) + 1), power / power.sum(), color=colors[h.config["weight_decay"]],
+                label=f"λ = {h.config['weight_decay']:g}", lw=1.0)
+    ax.set_xlabel("frequency k")
+    ax.set_ylabel(f"share of {block}'s energy")
+
+
+def plot_circle(ax, x: np.ndarray, k: int, title: str) -> None:
+    """Rows of ``x`` on their frequency-k plane, coloured by the reordered label j = k i mod p."""
+    from .geometry import circle_projection, reorder_labels
+
+    z = circle_projection(x, k)
+    labels = reorder_labels(len(z), k)
+    ax.scatter(z.real, z.imag, c=labels, cmap="twilight", s=12, edgecolors="none")
+    order = np.argsort(labels)
+    ax.plot(np.append(z.real[order], z.real[order][0]), np.append(z.imag[order], z.imag[order][0]),
+            color="grey", lw=0.4, alpha=0.6)
+    ax.set_aspect("equal", adjustable="datalim")
+    ax.set_title(title, fontsize=9)
+    ax.set_xticks([])
+    ax.set_yticks([])
+
+
+def figure2(histories: Sequence[History], focus: History, memorising_step: int):
+    """Paper A, Figure 2: Fourier spectra of E and U, and E / U after reordering at three stages."""
+    from .geometry import dominant_frequency
+
+    fig = plt.figure(figsize=(12, 6.2), layout="constrained")
+    top, bottom = fig.subfigures(2, 1, height_ratios=[1, 1.15])
+    ax_e, ax_u = top.subplots(1, 2)
+    plot_fourier_spectra(ax_e, histories, "E")
+    ax_e.set_title("(a) Fourier spectrum of the embeddings E, end of training", loc="left")
+    ax_e.legend(ncol=2)
+    plot_fourier_spectra(ax_u, histories, "U")
+    ax_u.set_title("(b) Fourier spectrum of the head U, end of training", loc="left")
+    last = int(focus.steps[-1])
+    k = dominant_frequency(focus.snapshot("E", last))
+    panels = [("E", 0, "E, untrained"), ("E", memorising_step, f"E, memorising (epoch {memorising_step})"),
+              ("E", last, f"E, end (epoch {last})"), ("U", last, f"U, end (epoch {last})")]
+    axes = bottom.subplots(1, 4)
+    for ax, (block, step, title) in zip(axes, panels):
+        plot_circle(ax, focus.snapshot(block, step), k, title)
+    bottom.suptitle(f"(c) rows on the plane of frequency k = {k}, coloured by the reordered label j = {k}·i mod "
+                    f"{focus.config['p']}  (λ = {focus.config['weight_decay']:g})", fontsize=10, x=0.02, ha="left")
+    return fig
+
+
+# --- Paper A, Figure 3: the representation clock -----------------------------------------
+
+
+def plot_loss_and_srank(ax, histories: Sequence[History], matrix: str = "E", clocks: dict | None = None) -> None:
+    """Test loss (log, left axis) and the stable rank of ``matrix`` (right axis) vs epoch.
+
+    ``clocks`` maps a weight decay to (T_cls, T_rep), drawn as a circle on the loss curve
+    and a diamond on the stable-rank curve.
+    """
+    colors = weight_decay_colors([h.config["weight_decay"] for h in histories])
+    right = ax.twinx()
+    for h in histories:
+        wd = h.config["weight_decay"]
+        c = colors[wd]
+        ax.plot(epochs(h), h["test_loss"], color=c, lw=1.2, label=f"λ = {wd:g}")
+        right.plot(epochs(h), h[f"srank_{matrix}"], color=c, lw=1.2, ls=":")
+        if clocks and wd in clocks:
+            t_c, t_r = clocks[wd]
+            if np.isfinite(t_c):
+                ax.plot([t_c], [h.at("test_loss", t_c)], "o", color=c, ms=5, mec="black", mew=0.5)
+            if np.isfinite(t_r):
+                right.plot([t_r], [h.at(f"srank_{matrix}", t_r)], "D", color=c, ms=5, mec="black", mew=0.5)
+    ax.set_yscale("log")
+    ax.set_xlabel("epoch (full-batch step)")
+    ax.set_ylabel("test cross-entropy (solid)")
+    right.set_ylabel(f"stable rank of {matrix} (dotted)")
+    right.grid(False)
+    right.spines["right"].set_visible(True)
+
+
+def figure3(histories: Sequence[History], matrix: str, clocks: dict, others: Sequence[str]):
+    """Paper A, Figure 3: test loss and stable rank, with both clocks marked; other matrices alongside."""
+    fig = plt.figure(figsize=(12, 4.2), layout="constrained")
+    main, side = fig.subfigures(1, 2, width_ratios=[1.5, 1])
+    ax = main.subplots()
+    plot_loss_and_srank(ax, histories, matrix, clocks)
+    ax.set_title(f"(a) test loss and stable rank of {matrix}; ● T_cls(1e-4), ◆ T_rep", loc="left")
+    ax.legend(loc="lower left")
+    axes = side.subplots(len(others), 1, sharex=True)
+    colors = weight_decay_colors([h.config["weight_decay"] for h in histories])
+    for a, name in zip(np.atleast_1d(axes), others):
+        for h in histories:
+            a.plot(epochs(h), h[f"srank_{name}"], color=colors[h.config["weight_decay"]], lw=1.0)
+        a.set_ylabel(f"srank {name}")
+    np.atleast_1d(axes)[0].set_title("(b) stable rank of the other matrices", loc="left")
+    np.atleast_1d(axes)[-1].set_xlabel("epoch")
+    return fig
+
+
+# --- Paper A, Prop. 4.2: the gradient hierarchy -------------------------------------------
+
+
+def plot_gradient_norms(ax, history: History) -> None:
+    """||grad|| of U, W, E (solid) and Prop. 4.2's bounds on the same run (dashed), log scale."""
+    x = epochs(history)
+    bounds = {
+        "U": history["mean_delta_h"],
+        "W": history["spec_U"] * history["mean_delta_z"],
+        "E": history["spec_W"] * history["spec_U"] * history["mean_delta_B"],
+    }
+    for block, color in (("U", "#7b3294"), ("W", "#008837"), ("E", "#e66101")):
+        ax.plot(x, history[f"grad_{block}"], color=color, label=f"‖∇_{block}‖")
+        ax.plot(x, bounds[block], color=color, ls="--", lw=1.0, label=f"bound for {block}")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("epoch")
+    ax.set_ylabel("gradient norm of the train loss")
+    ax.legend(ncol=2, fontsize=7)
+
+
+def plot_ratio_curves(ax, histories: Sequence[History], ratios: dict, name: str) -> None:
+    """One ratio curve per weight decay (``ratios`` maps a weight decay to an array), log x."""
+    colors = weight_decay_colors([h.config["weight_decay"] for h in histories])
+    for h in histories:
+        wd = h.config["weight_decay"]
+        ax.plot(epochs(h), ratios[wd], color=colors[wd], label=f"λ = {wd:g}", lw=1.1)
+    ax.axhline(1.0, color="black", lw=0.8)
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("epoch")
+    ax.set_ylabel(name)
+
+
+def figure_gradients(histories: Sequence[History], focus: History, grad_ratios: dict, update_ratios: dict):
+    """Gradient norms vs Prop. 4.2 bounds for one run; head/embedding ratios for all runs."""
+    fig, (a, b, c) = plt.subplots(1, 3, figsize=(13, 3.8), layout="constrained")
+    plot_gradient_norms(a, focus)
+    a.set_title(f"(a) gradients and Prop. 4.2 bounds, λ = {focus.config['weight_decay']:g}", loc="left")
+    plot_ratio_curves(b, histories, grad_ratios, "‖∇_U‖ / ‖∇_E‖")
+    b.set_title("(b) head / embedding gradient", loc="left")
+    b.legend(fontsize=7)
+    plot_ratio_curves(c, histories, update_ratios, "relative update U / E")
+    c.set_title("(c) head / embedding AdamW update (relative)", loc="left")
+    return fig
+
+
+# --- Paper A, Sec. 5: activation patterns --------------------------------------------------
+
+
+def figure_activations(histories: Sequence[History], rates: dict, clocks: dict, threshold: float):
+    """Churn rate of the training-set ReLU patterns (``rates``: weight decay -> array), clocks marked."""
+    fig, ax = plt.subplots(figsize=(8, 3.8), layout="constrained")
+    colors = weight_decay_colors([h.config["weight_decay"] for h in histories])
+    for h in histories:
+        wd = h.config["weight_decay"]
+        ax.plot(epochs(h), rates[wd], color=colors[wd], lw=1.1, label=f"λ = {wd:g}")
+        for t, marker in zip(clocks[wd], ("o", "D")):
+            if np.isfinite(t):
+                i = int(np.searchsorted(h.steps, t))
+                ax.plot([t], [rates[wd][min(i, len(h.steps) - 1)]], marker, color=colors[wd], ms=5, mec="black", mew=0.5)
+    ax.axhline(threshold, color="black", ls="--", lw=0.8, label=f"frozen below {threshold:g}")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("epoch")
+    ax.set_ylabel("fraction of pattern bits\nflipped per 50 epochs")
+    ax.set_title("activation-pattern churn on the training set; ● T_cls(1e-3), ◆ T_rep", loc="left")
+    ax.legend(ncol=2, fontsize=7)
+    return fig

@@ -1,0 +1,52 @@
+"""The book's house plot style, the shared axis conventions, and saving figures.
+
+Every paper's plot functions take histories (or plain arrays) and an ``Axes``; they never
+train or load anything. Figures are saved with fixed metadata so the same data gives the
+same bytes (what figure regression needs).
+"""
+
+from __future__ import annotations
+
+import matplotlib as mpl
+import matplotlib.pyplot as plt  # noqa: F401 (notebooks call style.plt.show())
+import numpy as np
+
+from . import paths
+from .history import History
+
+STYLE = {
+    "figure.dpi": 100,
+    "savefig.dpi": 150,
+    "font.size": 9,
+    "axes.titlesize": 10,
+    "axes.labelsize": 9,
+    "legend.fontsize": 8,
+    "axes.grid": True,
+    "grid.alpha": 0.3,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "lines.linewidth": 1.4,
+    "svg.hashsalt": "grok-book",  # stable SVG ids
+}
+
+
+def use_house_style() -> None:
+    """Apply the book's matplotlib style (call once per notebook)."""
+    mpl.rcParams.update(STYLE)
+
+
+def epochs(history: History) -> np.ndarray:
+    """The recorded steps as a float axis; step 0 cannot sit on a log axis, so it is drawn at
+    0.5 ("before the first update")."""
+    return np.where(history.steps == 0, 0.5, history.steps).astype(float)
+
+
+def save_figure(fig, name: str) -> list:
+    """Save ``fig`` as PNG and SVG under ``figures/`` with metadata that does not vary
+    (``name`` holds the part folder: ``paper_a/fig1_loss_curves``)."""
+    out = []
+    for suffix, meta in ((".png", {"Software": None}), (".svg", {"Date": None, "Creator": None})):
+        path = paths.figure_path(name, suffix)
+        fig.savefig(path, metadata=meta)
+        out.append(path)
+    return out

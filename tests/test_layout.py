@@ -1,0 +1,116 @@
+"""The layout: a core that imports no paper package, one subpackage per paper, nothing left out.
+
+Each check here fails if a new module, part or notebook is added without being wired in:
+the package index, the API reference, the run-kind table, the figure manifest.
+"""
+
+import ast
+import importlib
+from pathlib import Path
+
+import pytest
+
+from grok_lib import kinds, paths, provenance
+
+LIB = Path(paths.__file__).parent
+ROOT = LIB.parent
+CORE = sorted(p for p in LIB.glob("*.py"))
+PARTS = paths.parts()
+
+
+def imported_modules(path: Path) -> set[str]:
+    """Absolute names of every module ``path`` imports, wherever in the file (relative imports resolved)."""
+    package = ".".join(path.relative_to(ROOT).with_suffix("").parts[:-1])
+    names = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            names |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parent = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join(parent + ([base] if base else []))
+            names |= {base} | {f"{base}.{a.name}" for a in node.names}
+    return names
+
+
+def test_there_are_parts_and_every_paper_package_is_one():
+    assert "paper_a" in PARTS
+    packages = sorted(p.name for p in LIB.glob("paper_*") if (p / "__init__.py").exists())
+    assert packages == PARTS, "a paper package without a setup module is not in the book yet"
+
+
+@pytest.mark.parametrize("path", CORE, ids=lambda p: p.name)
+def test_the_core_imports_no_paper_package(path):
+    bad = sorted(n for n in imported_modules(path) if n.startswith("grok_lib.paper_"))
+    assert not bad, f"core module {path.name} imports {bad}"
+
+
+def test_the_import_check_sees_relative_and_nested_imports(tmp_path):
+    probe = LIB / "_probe_for_test.py"
+    probe.write_text("def f():\n    from .paper_a import train\n")
+    try:
+        assert "grok_lib.paper_a.train" in imported_modules(probe)
+    finally:
+        probe.unlink()
+
+
+@pytest.mark.parametrize("part", PARTS)
+def test_each_part_has_the_entry_points_scripts_use(part):
+    setup = importlib.import_module(f"grok_lib.{part}.setup")
+    assert callable(setup.book_configs) and callable(setup.figure_numbers)
+    assert setup.book_configs("ci"), "a part with no runs"
+
+
+@pytest.mark.parametrize("part", PARTS)
+def test_every_config_type_of_a_part_has_a_run_kind(part):
+    importlib.import_module(f"grok_lib.{part}")
+    for config in importlib.import_module(f"grok_lib.{part}.setup").book_configs("ci"):
+        kind = kinds.kind_of(config)
+        assert kind.name.startswith(f"{part}.")
+        for module in kind.code:  # the hashed code is the part's own, by module object
+            assert module.__name__.startswith(f"grok_lib.{part}."), module.__name__
+
+
+def test_a_config_without_a_row_is_a_clear_error():
+    from dataclasses import dataclass
+
+    from grok_lib.config import ConfigError
+
+    @dataclass(frozen=True)
+    class Unregistered:
+        x: int = 1
+
+    with pytest.raises(ConfigError, match="no run kind is registered for Unregistered"):
+        kinds.kind_of(Unregistered())
+
+
+def every_module() -> list[str]:
+    return sorted(".".join(p.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")
+                  for p in LIB.rglob("*.py") if p.name != "__init__.py" or p.parent != LIB)
+
+
+def test_the_package_index_and_the_api_reference_list_every_module():
+    import grok_lib
+
+    index = grok_lib.__doc__ + "".join(importlib.import_module(f"grok_lib.{p}").__doc__ for p in PARTS)
+    index += "".join(importlib.import_module(m).__doc__ or "" for m in every_module()
+                     if (LIB / Path(*m.split(".")[1:]) / "__init__.py").exists())
+    api = (ROOT / "book" / "api.md").read_text()
+    for module in every_module():
+        short = module.rsplit(".", 1)[-1]
+        assert f":mod:`{module}`" in index or f":mod:`.{short}`" in index, f"{module} is missing from its package index"
+        assert f".. automodule:: {module}\n" in api, f"{module} is missing from book/api.md"
+
+
+def test_the_library_hash_covers_every_module():
+    files = {p.relative_to(LIB).as_posix() for p in provenance.library_files()}
+    assert files == {p.relative_to(LIB).as_posix() for p in LIB.rglob("*.py")}
+    assert any("/" in f for f in files), "the paper packages are hashed too"
+
+
+def test_the_claims_records_are_in_one_folder_per_part():
+    from grok_lib.claims import RECORDS
+
+    assert {p.parent.name for p in RECORDS.rglob("*.json")} <= set(PARTS)
+    assert not list(RECORDS.glob("*.json")), "records live under book/claims/<part>/"
