@@ -3,7 +3,8 @@
 On a GPU every host read (``.item()``, ``float()``, ``.tolist()``, ``.cpu()``, ``.numpy()``,
 ``bool()``) makes the host wait for the device. This test counts those calls outside the
 recording, snapshot and checkpoint code, with the GPU's policy (no NaN check on unrecorded
-steps). It runs on the CPU here and on the GPU in ``benchmarks/gpu_check.sh``.
+steps). It runs on the CPU here, and on CUDA where there is one; ``benchmarks/gpu_check.py``
+counts the same reads on the GPU, for the eager and the captured trainer.
 """
 
 import contextlib

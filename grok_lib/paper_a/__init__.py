@@ -5,6 +5,7 @@
 - :mod:`.model`           the MLP, z = E[a] + E[b], h = ReLU(W z + b), logits = U h
 - :mod:`.stacked`         sweeps as one model with a leading member axis, and its AdamW
 - :mod:`.train`           the full-batch AdamW trainer (solo runs are stacks of one)
+- :mod:`.cuda_graphs`     the same trainer with the unrecorded steps replayed from a CUDA graph (GPU check)
 - :mod:`.metrics`         losses in float64, accuracy, stable rank (torch)
 - :mod:`.clocks`          the slow clock: the stable rank's fall after its peak
 - :mod:`.geometry`        Fourier spectra and the polygon of Figure 2
