@@ -66,21 +66,19 @@ def any_verdict(flags: Sequence[bool]) -> str:
     return "reproduced" if all(flags) else ("partly" if any(flags) else "not reproduced")
 
 
-def save_records(results: Sequence[Result], source: str, folder: Path = RECORDS,
-                 profile: str = "default") -> Path | None:
-    """Record a notebook's claim results (read by the claims report) as ``folder/<source>.json``;
-    ``source`` is the notebook's path under ``notebooks/`` without the suffix.
+def save_records(results: Sequence[Result], source: str, folder: Path = RECORDS) -> Path:
+    """Record a notebook's claim results as ``folder/<source>.json`` (written atomically) and
+    return the path; ``source`` is the notebook's path under ``notebooks/`` without the suffix.
 
-    Only the default profile's results are recorded: the report shows the committed book,
-    so a rerun with the ``paper`` or ``ci`` profile prints its verdicts but writes nothing.
+    ``folder`` is :data:`RECORDS` (what the claims report reads) only for a run of the
+    committed settings; :class:`grok_lib.notebook.Run` sends every other run's records to
+    its own output folder.
     """
-    if profile != "default":
-        print(f"(claims of the {profile!r} profile are not recorded; the report shows the default profile's)")
-        return None
-    path = folder / f"{source}.json"
-    path.parent.mkdir(parents=True, exist_ok=True)
+    from .store import atomic_write  # late: the store is heavier than the claims
+
+    path = Path(folder) / f"{source}.json"
     rows = [asdict(r.claim) | {"measured": r.measured, "verdict": r.verdict, "source": source} for r in results]
-    path.write_text(json.dumps(rows, indent=1, ensure_ascii=False) + "\n")
+    atomic_write(path, (json.dumps(rows, indent=1, ensure_ascii=False) + "\n").encode())
     return path
 
 

@@ -4,12 +4,15 @@ A paper's config is a frozen dataclass that says everything that determines a ru
 numbers; its fields (as canonical JSON) are part of the run store's key (see
 :func:`grok_lib.store.run_key`). Validation happens in ``__post_init__`` with the
 ``need_*`` helpers below and only raises: no seeding, no device probing there. Every
-error is one line naming the parameter and the allowed values.
+error is one line naming the parameter and the allowed values. Sizes are bounded by an
+estimate of the memory one run needs (:func:`need_memory`; the budget is 16 GiB, or
+``GROK_MAX_RUN_GIB``), so a size no machine here can afford fails at once.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import math
 import numbers
 import os
 from dataclasses import fields, replace
@@ -80,16 +83,86 @@ def given_overrides(cls, overrides: dict) -> dict:
     return given
 
 
-def need_list_of_numbers(name: str, values) -> list:
-    """``values`` as a list, or a one-line ConfigError if it is not a non-empty list of numbers.
+#: The most memory one run may need (estimated before anything runs, see :func:`need_memory`), in GiB;
+#: ``GROK_MAX_RUN_GIB`` raises or lowers it for a larger machine.
+MAX_RUN_GIB = 16.0
+
+
+def max_run_bytes() -> float:
+    """The memory budget of one run: ``GROK_MAX_RUN_GIB`` if set, else :data:`MAX_RUN_GIB` (GiB)."""
+    value = os.environ.get("GROK_MAX_RUN_GIB")
+    if value is None:
+        return MAX_RUN_GIB * 2**30
+    try:
+        gib = float(value)
+    except ValueError:
+        gib = float("nan")
+    if not gib > 0 or gib == float("inf"):
+        raise ConfigError(f"GROK_MAX_RUN_GIB must be a positive number of GiB, got {value!r}")
+    return gib * 2**30
+
+
+def need_memory(values: dict, estimate, sizes: tuple[str, ...]) -> None:
+    """A one-line ConfigError if ``estimate(values)`` (the bytes one run with the settings
+    ``values``, a config's fields as a dict, needs) is over the budget of :func:`max_run_bytes`.
+
+    The error names a size of ``sizes`` that can be lowered to fit (the one whose halving saves
+    the most memory at these settings) and the largest value of it that fits, so that a
+    too-large value fails before anything runs, not after minutes of allocating.
+    """
+    budget = max_run_bytes()
+    need = estimate(values)
+    if need <= budget:
+        return
+
+    def with_(name: str, value) -> dict:
+        return values | {name: value}
+
+    def largest_fitting(name: str) -> int:
+        lo, hi = 1, int(values[name])
+        if estimate(with_(name, lo)) > budget:
+            return 0
+        while hi - lo > 1:  # estimate(lo) fits, estimate(hi) does not
+            mid = (lo + hi) // 2
+            lo, hi = (mid, hi) if estimate(with_(name, mid)) <= budget else (lo, mid)
+        return lo
+
+    fitting = {n: largest_fitting(n) for n in sizes}
+    # blame a size that can be lowered to fit, the one whose halving saves the most memory
+    candidates = [n for n in sizes if fitting[n]] or list(sizes)
+    name = max(candidates, key=lambda n: need - estimate(with_(n, max(1, int(values[n]) // 2))))
+    others = ", ".join(f"{n}={values[n]}" for n in sizes if n != name)
+    fits = fitting[name]
+    allowed = f"{name} <= {fits} fits with these settings" if fits else f"no {name} fits with these settings"
+    raise ConfigError(f"{name}={values[name]} needs about {need / 2**30:.3g} GiB for one run (with {others}); "
+                      f"a run may use at most {budget / 2**30:g} GiB (GROK_MAX_RUN_GIB): {allowed}")
+
+
+def need_list_of_numbers(name: str, values, lo: float = -math.inf, hi: float = math.inf,
+                         lo_open: bool = True, hi_open: bool = True) -> list:
+    """``values`` as a list, or a one-line ConfigError naming ``name`` (the list, not its elements)
+    if it is not a non-empty list of numbers in the interval from ``lo`` to ``hi``.
 
     (papermill's ``-p name '[1, 2]'`` passes the *string* "[1, 2]"; lists need ``-y``.)
     """
+    def inside(v) -> bool:
+        return (v > lo if lo_open else v >= lo) and (v < hi if hi_open else v <= hi)
+
     ok = isinstance(values, (list, tuple)) and len(values) > 0 and all(
-        isinstance(v, numbers.Real) and not isinstance(v, bool) for v in values)
+        isinstance(v, numbers.Real) and not isinstance(v, bool) and v == v and inside(v) for v in values)
     if not ok:
-        raise ConfigError(f"{name} must be a non-empty list of numbers, got {values!r} "
-                          f"(with papermill pass lists as YAML: -y \"{name}: [...]\")")
+        if not isinstance(values, (list, tuple)):
+            raise ConfigError(f"{name} must be a non-empty list of numbers, got {values!r} "
+                              f"(with papermill pass lists as YAML: -y \"{name}: [...]\")")
+        bounded = lo != -math.inf or hi != math.inf
+        interval = f" in {'(' if lo_open else '['}{lo}, {hi}{')' if hi_open else ']'}" if bounded else ""
+        raise ConfigError(f"{name} must be a non-empty list of numbers{interval}, got {values!r}")
     return list(values)
 
 
+def need_distinct(name: str, values: list) -> None:
+    """A one-line ConfigError if the list ``values`` of parameter ``name`` repeats a value (a
+    repeated run adds nothing but a second copy of the same curve)."""
+    seen = [v for i, v in enumerate(values) if v in values[:i]]
+    if seen:
+        raise ConfigError(f"{name} must not repeat a value, got {list(values)!r} ({seen[0]!r} twice)")

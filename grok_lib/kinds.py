@@ -11,6 +11,12 @@ edits the store::
 A row's ``train`` trains a *group* of configs and returns one history per config. Kinds
 that cannot stack get groups of one; kinds with a ``stack_signature`` get groups of
 configs whose signatures are equal (see :func:`grok_lib.store.missing_groups`).
+
+Two optional checks keep what only the paper knows out of the store: ``check(config,
+history)`` says why a finished history is not a result (a run that diverged: its loss
+ended far above chance, which is the paper's to define), and ``check_resume(configs,
+arrays)`` says why a checkpoint cannot continue the group ``configs`` (its step, its
+arrays and their shapes against the configs). Each returns a reason, or None if fine.
 """
 
 from __future__ import annotations
@@ -51,6 +57,8 @@ class RunKind:
     max_group: dict = field(default_factory=lambda: {"cpu": 1, "cuda": 1})  # members per group, by device
     cost: Callable[[object], float] = lambda config: 1.0  # relative cost, to start the largest tasks first
     not_in_key: tuple[str, ...] = ()  # config fields that change how a run is carried out, not its numbers
+    check: Callable[[object, History], Optional[str]] = lambda config, history: None  # why not a result (diverged)
+    check_resume: Callable[[list, dict], Optional[str]] = lambda configs, arrays: None  # why a checkpoint can't resume
 
 
 KINDS: dict[type, RunKind] = {}

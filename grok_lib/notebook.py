@@ -1,17 +1,52 @@
-"""What a notebook holds after its one setup call: its parameters, configs and histories.
+"""What a notebook holds after its one setup call, how its parameters reach that call, and
+where a run writes.
 
-Each paper's ``setup`` module builds a :class:`Run` from a notebook's parameters cell (one
-call, parameters in, configs and histories out), so notebooks define no functions and
-repeat no plumbing.
+Each paper's ``setup`` module builds a :class:`Run` from a notebook's parameters (one call,
+parameters in, configs and histories out), so notebooks define no functions and repeat no
+plumbing. The setup cell passes the notebook's namespace explicitly::
+
+    run = setup.mlp(**notebook.parameters(globals(), setup.mlp))
+
+:func:`parameters` returns the arguments of the setup function: the notebook's parameters
+are the setup function's positional-or-keyword parameters (the notebook's parameters cell
+assigns exactly these; ``tests/test_reruns.py`` checks it), each taken from the namespace,
+and its keyword-only ``output_path`` is papermill's ``PAPERMILL_OUTPUT_PATH`` (injected by
+``papermill --inject-output-path`` and by ``scripts/rerun.py``). Any other name bound to a
+plain value (None, a bool, number, string, list or dict: what ``papermill -p`` / ``-y``
+inject) is an unknown parameter: a one-line ConfigError that lists the notebook's
+parameters, raised before anything is trained or written. Names starting with ``_``,
+IPython's own names, modules, functions, classes and other objects are the notebook's, not
+parameters. In a live kernel whose namespace already holds a :class:`Run` (the setup cell
+ran before, and later cells have bound their own values) the check is not repeated.
+
+Where a run writes (:func:`start`): a run whose planned runs are exactly those of the
+committed settings (the same store keys as the default profile on the CPU: the same
+numbers as the committed book) writes the book's claim records (``book/claims``) and
+figures (``figures/``). Any other run writes its figures and claims into
+``<output notebook>_outputs/`` beside its output notebook, or into a new temporary folder
+when the output notebook is unknown (Jupyter, papermill without ``--inject-output-path``),
+and prints where.
 """
 
 from __future__ import annotations
 
+import inspect
+import tempfile
 from dataclasses import dataclass, field
-from typing import Sequence
+from pathlib import Path
+from typing import Optional, Sequence
 
 from .claims import Result, format_results, save_records
+from .config import ConfigError
 from .history import History
+from .store import RunStore, plan, run_all, run_key
+
+#: The values papermill can inject (``-p`` and ``-y``): a global holding one of these is a parameter.
+PLAIN = (type(None), bool, int, float, str, list, dict)
+#: Names IPython puts into every namespace.
+IPYTHON_NAMES = frozenset({"In", "Out", "get_ipython", "exit", "quit", "open"})
+#: Papermill's own injected names, and the setup argument each one feeds (None: unused).
+PAPERMILL_NAMES = {"PAPERMILL_INPUT_PATH": None, "PAPERMILL_OUTPUT_PATH": "output_path"}
 
 
 @dataclass
@@ -20,13 +55,88 @@ class Run:
     parameters: dict  # the notebook's parameters as given (None: the profile's value), for captions
     configs: list  # the resolved configs, in order
     histories: list[History] = field(default_factory=list)  # one per config, same order
+    output: Optional[Path] = None  # this run's own folder for figures and claims (set by start() for other settings)
+    committed_settings: Optional[bool] = None  # set by start(): the run's store keys are the committed ones
+
+    @property
+    def committed(self) -> bool:
+        """Whether this run writes the book's claim records and figures: :func:`start` decided its
+        settings are the committed ones. (A Run built directly, without :func:`start`, keeps the
+        earlier rule: the default profile's claims are recorded, other profiles' are not.)"""
+        if self.committed_settings is None:
+            return self.output is None and self.profile == "default"
+        return self.committed_settings and self.output is None
 
     def settings(self, skip: Sequence[str] = ()) -> list[dict]:
         """The first config's settings as table rows (parameter, value), less ``skip``."""
         return [{"parameter": k, "value": v} for k, v in self.configs[0].to_dict().items() if k not in skip]
 
+    def save_figure(self, fig, name: str) -> list[Path]:
+        """Save figure ``name`` (PNG and SVG) into the book's ``figures/``, or into this run's folder."""
+        from . import style  # late: matplotlib only where figures are made
+
+        if self.output is None:
+            return style.save_figure(fig, name)
+        saved = style.save_figure(fig, name, self.output / "figures")
+        print(f"(figure saved to {saved[0]} and {saved[1].name}; the book's figures/ is not touched)")
+        return saved
+
     def report(self, results: Sequence[Result], source: str) -> str:
-        """Record ``results`` as the claims of notebook ``source`` (only for the default profile)
-        and return them as text for the notebook to print."""
-        save_records(results, source, profile=self.profile)
-        return format_results(results)
+        """Record ``results`` as the claims of notebook ``source`` (in ``book/claims`` only for the
+        committed settings, else in this run's folder) and return them as text to print."""
+        text = format_results(results)
+        if self.committed:
+            save_records(results, source)
+            return text
+        if self.output is None:  # a Run built without start(), not the default profile
+            return (f"{text}\n(claims of the {self.profile!r} profile are not recorded; "
+                    f"the report shows the default profile's)")
+        path = save_records(results, source, self.output / "claims")
+        return f"{text}\n(recorded in {path}; book/claims is not touched)"
+
+
+def parameters(namespace: dict, setup) -> dict:
+    """The arguments of ``setup`` from a notebook's ``namespace`` (its ``globals()``); a one-line
+    ConfigError listing the notebook's parameters for any unknown one (see the module docstring)."""
+    signature = inspect.signature(setup).parameters
+    names = [n for n, p in signature.items() if p.kind is inspect.Parameter.POSITIONAL_OR_KEYWORD]
+    if not any(isinstance(v, Run) for v in namespace.values()):  # the first setup in this kernel
+        unknown = sorted(n for n, v in namespace.items()
+                         if isinstance(v, PLAIN) and not n.startswith("_") and n not in names
+                         and n not in IPYTHON_NAMES and n not in PAPERMILL_NAMES)
+        if unknown:
+            raise ConfigError(f"unknown parameter(s) {', '.join(unknown)}: this notebook's parameters are "
+                              f"{', '.join(names)}")
+    kwargs = {n: namespace[n] for n in names if n in namespace}
+    for injected, argument in PAPERMILL_NAMES.items():
+        if argument in signature and signature[argument].kind is inspect.Parameter.KEYWORD_ONLY:
+            kwargs[argument] = namespace.get(injected)
+    return kwargs
+
+
+def output_folder(output_path: Optional[str]) -> Path:
+    """Where a run that is not the committed one writes: ``<output notebook without .ipynb>_outputs/``
+    beside its output notebook, or a new temporary folder if that is unknown."""
+    if output_path:
+        out = Path(output_path).expanduser().resolve()
+        return out.with_name(f"{out.stem}_outputs")
+    return Path(tempfile.mkdtemp(prefix="grok-rerun-"))
+
+
+def start(profile: str, given: dict, configs: Sequence, committed: Sequence, output_path: Optional[str] = None,
+          store: Optional[RunStore] = None) -> Run:
+    """Plan ``configs`` (every ConfigError before anything runs), decide where the run writes, and
+    serve the histories from the store (trained on a miss).
+
+    The run has the committed settings if its store keys equal those of ``committed`` (the
+    notebook's default-profile configs) run on the CPU, where the book is made.
+    """
+    plans = [plan(c) for c in configs]
+    store = store or RunStore()
+    store.check()  # GROK_STORE is a folder (or nothing yet): before any folder is made for the outputs
+    is_committed = [p.key for p in plans] == [run_key(c, "cpu") for c in committed]
+    output = None if is_committed else output_folder(output_path)
+    if output is not None:
+        print(f"These settings are not the committed ones: this run's figures and claims go to {output}/ "
+              f"(book/claims and figures/ are not touched).")
+    return Run(profile, dict(given), list(configs), run_all(plans, store), output, committed_settings=is_committed)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from .config import ConfigError
+
 #: The repository root, which is also the book root.
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -16,18 +18,35 @@ def store_dir() -> Path:
     """Where the run store keeps histories and checkpoints.
 
     ``GROK_STORE`` moves it (a shared cache on a cluster, a scratch folder in tests);
-    the default is ``.cache/runs`` in the repository.
+    the default is ``.cache/runs`` in the repository. A set but empty ``GROK_STORE`` is a
+    ConfigError (it would silently mean the current folder); whether the folder is usable
+    is checked by the store itself (:meth:`grok_lib.store.RunStore.check`).
     """
-    return Path(os.environ.get("GROK_STORE", ROOT / ".cache" / "runs"))
+    value = os.environ.get("GROK_STORE")
+    if value is None:
+        return ROOT / ".cache" / "runs"
+    if not value.strip():
+        raise ConfigError(f"GROK_STORE must be a folder for the run store, got {value!r}; "
+                          f"unset it to use {ROOT / '.cache' / 'runs'}")
+    return Path(value).expanduser()
+
+
+def store_label(root: Path) -> str:
+    """How messages name the store folder ``root``: ``GROK_STORE=<value>`` when it comes from there."""
+    value = os.environ.get("GROK_STORE")
+    if value is not None and value.strip() and Path(value).expanduser() == Path(root):
+        return f"GROK_STORE={value}"
+    return f"run store {root}"
 
 
 #: The notebooks, one folder per part (``notebooks/paper_a/``, ...), the claims report at the top.
 NOTEBOOKS = ROOT / "notebooks"
 
 
-def figure_path(name: str, suffix: str = ".png") -> Path:
-    """The file a figure called ``name`` (``paper_a/fig1_loss_curves``) is saved to; creates the folder."""
-    path = FIGURES / f"{name}{suffix}"
+def figure_path(name: str, suffix: str = ".png", folder: Path = FIGURES) -> Path:
+    """The file a figure called ``name`` (``paper_a/fig1_loss_curves``) is saved to under ``folder``
+    (the book's ``figures/``, or a rerun's own folder); creates the folder."""
+    path = Path(folder) / f"{name}{suffix}"
     path.parent.mkdir(parents=True, exist_ok=True)
     return path
 

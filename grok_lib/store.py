@@ -2,38 +2,79 @@
 
 Layout of the store folder (``paths.store_dir()``), per run key ``K``:
 
-- ``K.npz``        the finished history (plain arrays, see :mod:`grok_lib.history`)
-- ``K.json``       the config, metadata and the SHA-256 of ``K.npz``
-- ``K.ckpt.npz``   the latest checkpoint of an unfinished run (removed when it finishes)
+- ``K.npz``        the entry: the finished history (plain arrays, see :mod:`grok_lib.history`)
+                   and, as its member ``sha256``, the SHA-256 of all its other arrays. One file,
+                   so one rename commits it: a reader sees the whole entry or none.
+- ``K.json``       the sidecar, for people and for the facts of how the run was carried out
+                   (wall time, resumed or stacked, library version: :data:`history.RUN_FACTS`):
+                   config, full metadata and the same SHA-256. Written after ``K.npz``; an
+                   entry is valid without it (only those facts are then unknown).
+- ``K.ckpt.npz``   the latest checkpoint of an unfinished run, with its key and the SHA-256 of
+                   its arrays; removed when the run finishes.
+- ``K.lock``       held (``flock``) by the process training ``K``; removed when it is done.
+- ``.K.*.tmp``     a write in progress (removed by the next process that takes ``K``'s lock).
 
-The store is only the cache. How a config is trained, which code is hashed into its key
-and whether it may train in a group with others is its row in the table of run kinds
-(:mod:`grok_lib.kinds`). The key hashes the kind, the config's canonical JSON (less the
-fields that do not change the numbers), the resolved device, and the source of the
-kind's modules, so editing a trainer invalidates its old entries but editing a plot
-does not. Every write goes to a temporary file that is then renamed into place, so a
-killed process never leaves a half-written entry. A corrupt entry (checksum mismatch,
-unreadable file) is reported and recomputed.
+Entries written before this layout (``K.npz`` without ``sha256``, checked against the
+SHA-256 of the file in ``K.json``) are still read.
+
+The store is only the cache. How a config is trained, which code is hashed into its key,
+whether it may train in a group with others, whether a finished run diverged and whether a
+checkpoint fits its configs is its row in the table of run kinds (:mod:`grok_lib.kinds`).
+The key hashes the kind, the config's canonical JSON (less the fields that do not change
+the numbers), the resolved device, and the source of the kind's modules, so editing a
+trainer invalidates its old entries but editing a plot does not.
+
+What the store guarantees:
+
+- *Atomic, deterministic entries.* Every file is written to a temporary file in the same
+  folder and renamed into place; the same run gives the same ``K.npz`` bytes.
+- *Damage is found.* A corrupt entry (checksum mismatch, unreadable file, wrong key) is
+  reported and recomputed; a checkpoint that fails its checksum, belongs to another key
+  or does not fit its configs (the kind's ``check_resume``) is reported and discarded.
+- *One writer per key.* Training a key happens under its lock; a second process asking
+  for the same key waits, then uses the first one's entry instead of training again.
+- *Shared folders.* Files and folders are created with the mode the umask allows (as
+  ``open`` and ``mkdir`` do), so a group-writable folder with ``umask 002`` is shared by
+  the group. An entry this user may not read is an error (not "corrupt": it is not
+  replaced), and so is a folder that cannot be written when a run must be trained: both
+  before anything is trained (:class:`StoreError`).
+- *Diverged runs are not results.* A run the kind's ``check`` rejects is stored with
+  ``meta["diverged"]`` (so it is not retrained) and :func:`run_all` / :meth:`RunStore.get`
+  raise :class:`DivergedError` for it.
 """
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import json
 import os
-import tempfile
+import secrets
+import sys
 import time
 import warnings
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Optional, Sequence
+from typing import Callable, Iterator, Optional, Sequence
 
 import numpy as np
 
 from . import __version__, paths
 from .config import ConfigError
-from .history import History, npz_bytes
+from .history import RUN_FACTS, History, content_digest, load_npz, npz_bytes
 from .kinds import RunKind, code_version, kind_of
+
+#: A temporary file not renamed into place after this long is left over by a killed process.
+STALE_TEMP_SECONDS = 24 * 3600
+
+
+class StoreError(ConfigError):
+    """The run store's folder cannot be used as asked: the message names it (``GROK_STORE``) and what to do."""
+
+
+class DivergedError(FloatingPointError):
+    """A run finished with a loss its kind calls diverged; it is stored as such, not as a result."""
 
 
 @dataclass(frozen=True)
@@ -67,10 +108,20 @@ def sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+def temp_path(path: Path) -> Path:
+    """A fresh temporary name beside ``path`` (``.<name>.<pid>.<random>.tmp``)."""
+    return path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+
+
 def atomic_write(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` through a temporary file in the same folder and a rename."""
+    """Write ``data`` to ``path`` through a temporary file in the same folder and a rename.
+
+    The file is created with mode 0666 less the umask (what ``open`` gives; ``mkstemp``'s
+    0600 would hide it from the rest of a group sharing the folder).
+    """
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    tmp = temp_path(path)
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
@@ -78,8 +129,17 @@ def atomic_write(path: Path, data: bytes) -> None:
             os.fsync(f.fileno())
         os.replace(tmp, path)
     except BaseException:
-        Path(tmp).unlink(missing_ok=True)
+        tmp.unlink(missing_ok=True)
         raise
+
+
+def history_problem(history: History) -> Optional[str]:
+    """Why ``history`` is not a well-formed history (a metric without one value per step), or None."""
+    n = len(history.steps)
+    if n == 0 or np.any(np.diff(history.steps) <= 0):
+        return "its recorded steps are empty or not increasing"
+    bad = sorted(k for k, v in history.metrics.items() if np.shape(v) != (n,))
+    return f"metrics {', '.join(bad)} do not have one value per recorded step" if bad else None
 
 
 class RunStore:
@@ -87,86 +147,297 @@ class RunStore:
 
     def __init__(self, root: Optional[Path] = None):
         self.root = Path(root) if root is not None else paths.store_dir()
+        self._writable = False
 
     def _paths(self, key: str) -> tuple[Path, Path, Path]:
         return self.root / f"{key}.npz", self.root / f"{key}.json", self.root / f"{key}.ckpt.npz"
 
+    @property
+    def label(self) -> str:
+        """The store as messages name it (``GROK_STORE=...`` when it comes from there)."""
+        return paths.store_label(self.root)
+
+    # -- the folder --------------------------------------------------------------------
+    def check(self, writable: bool = False) -> None:
+        """A :class:`StoreError` unless the folder can serve reads (and, if ``writable``, writes).
+
+        Reading needs only that the store is not a file; a missing folder is an empty store.
+        Writing creates the folder if needed and writes and removes a probe file in it, so a
+        read-only or foreign folder fails here, before anything is trained. Temporary files
+        left over by killed processes (older than a day) are removed on the way.
+        """
+        if self.root.exists() and not self.root.is_dir():
+            raise StoreError(f"{self.label} is a file, not a folder: set GROK_STORE to a folder "
+                             f"(created if missing) or unset it")
+        if not writable or self._writable:
+            return
+        probe = temp_path(self.root / ".probe")
+        try:
+            self.root.mkdir(parents=True, exist_ok=True)
+            os.close(os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
+            probe.unlink()
+        except OSError as err:
+            raise StoreError(f"{self.label} cannot be written ({err.strerror or err}) and runs need training: "
+                             f"set GROK_STORE to a folder you can write") from None
+        self._writable = True
+        self._remove_stale_temp()
+
+    def _remove_stale_temp(self) -> None:
+        now = time.time()
+        for tmp in self.root.glob(".*.tmp"):
+            try:
+                if now - tmp.stat().st_mtime > STALE_TEMP_SECONDS:
+                    tmp.unlink()
+            except OSError:
+                pass  # gone already, or another user's: not ours to remove
+
+    def _remove_temp_of(self, keys: Sequence[str]) -> None:
+        """Remove every temporary file of ``keys``: only their lock holder (us) writes them."""
+        for key in keys:
+            for tmp in self.root.glob(f".{key}.*.tmp"):
+                try:
+                    tmp.unlink()
+                except OSError:
+                    pass
+
     # -- finished histories --------------------------------------------------------
     def has(self, key: str) -> bool:
-        """Whether a finished history is stored under ``key`` (not checked for damage)."""
-        data_path, meta_path, _ = self._paths(key)
-        return data_path.exists() and meta_path.exists()
+        """Whether an entry is stored under ``key`` (not checked for damage)."""
+        return self._paths(key)[0].exists()
 
-    def load(self, key: str) -> Optional[History]:
-        """The stored history of ``key``; None if absent; None with a warning if corrupt."""
+    def examine(self, key: str) -> tuple[Optional[History], Optional[str]]:
+        """(the stored history of ``key``, None); (None, None) if absent; (None, why) if damaged.
+
+        A :class:`StoreError` if the entry exists but this user may not read it: it is not
+        known to be damaged, so it is neither reported as corrupt nor replaced.
+        """
         data_path, meta_path, _ = self._paths(key)
-        if not data_path.exists() or not meta_path.exists():
-            return None
+        try:
+            data = data_path.read_bytes()
+        except FileNotFoundError:
+            return None, None
+        except PermissionError as err:
+            raise self._unreadable(data_path, err) from None
+        except OSError as err:
+            return None, str(err)
+        try:
+            arrays = load_npz(data)
+            if "sha256" in arrays:
+                digest = str(arrays.pop("sha256"))
+                if content_digest(arrays) != digest:
+                    raise ValueError("checksum mismatch")
+                history = History.from_arrays(arrays)
+                history.meta.update(self._run_facts(meta_path, digest))
+            else:  # an entry of the earlier layout: the sidecar holds the file's checksum
+                record = json.loads(meta_path.read_text())
+                if sha256(data) != record["sha256"]:
+                    raise ValueError("checksum mismatch")
+                history = History.from_arrays(arrays)
+            if history.meta.get("key", key) != key:
+                raise ValueError(f"it holds run {history.meta['key']}")
+            problem = history_problem(history)
+            if problem:
+                raise ValueError(problem)
+        except PermissionError as err:
+            raise self._unreadable(meta_path, err) from None
+        except FileNotFoundError:
+            return None, f"{meta_path.name} is missing"
+        except Exception as err:  # any damage means: recompute
+            return None, str(err) or type(err).__name__
+        return history, None
+
+    def _unreadable(self, path: Path, err: OSError) -> StoreError:
+        try:
+            st = path.stat()
+            owner = f"owner uid {st.st_uid}, mode {st.st_mode & 0o777:o}"
+        except OSError:
+            owner = "owner unknown"
+        return StoreError(f"{self.label}: entry {path.name} is not readable by this user ({err.strerror}; {owner}); "
+                          f"ask its owner to make the store group-readable (chmod -R g+rwX, umask 002) "
+                          f"or set GROK_STORE to another folder")
+
+    @staticmethod
+    def _run_facts(meta_path: Path, digest: str) -> dict:
+        """The run facts of the sidecar, if it belongs to the entry with checksum ``digest``."""
         try:
             record = json.loads(meta_path.read_text())
-            data = data_path.read_bytes()
-            if sha256(data) != record["sha256"]:
-                raise ValueError("checksum mismatch")
-            return History.from_bytes(data)
-        except Exception as err:  # any damage means: recompute
-            warnings.warn(f"run store: entry {key} is corrupt ({err}); recomputing it", stacklevel=2)
-            return None
+        except (OSError, ValueError):
+            return {}
+        if not isinstance(record, dict) or record.get("sha256") != digest:
+            return {}
+        return {k: v for k, v in record.get("meta", {}).items() if k in RUN_FACTS}
+
+    def load(self, key: str) -> Optional[History]:
+        """The stored history of ``key``; None if absent; None with a warning if corrupt
+        (a :class:`StoreError` if this user may not read it)."""
+        history, problem = self.examine(key)
+        if problem is not None:
+            warnings.warn(f"run store: entry {key} is corrupt ({problem}); recomputing it", stacklevel=2)
+        return history
 
     def save(self, key: str, history: History) -> None:
-        data_path, meta_path, ckpt_path = self._paths(key)
-        data = history.to_bytes()
-        atomic_write(data_path, data)
-        record = {"sha256": sha256(data), "config": history.config, "meta": history.meta}
+        """Commit ``history`` as the entry ``key`` (one rename), then its sidecar."""
+        data_path, meta_path, _ = self._paths(key)
+        arrays = history.arrays()
+        digest = content_digest(arrays)
+        atomic_write(data_path, npz_bytes(arrays | {"sha256": np.array(digest)}))
+        record = {"sha256": digest, "config": history.config, "meta": history.meta}
         atomic_write(meta_path, json.dumps(record, indent=1, sort_keys=True).encode())
-        ckpt_path.unlink(missing_ok=True)
 
     # -- checkpoints ------------------------------------------------------------------
     def save_checkpoint(self, key: str, arrays: dict[str, np.ndarray]) -> None:
-        atomic_write(self._paths(key)[2], npz_bytes(arrays))
+        """Save a checkpoint of ``key`` (the trainer's arrays, plus the key and their checksum)."""
+        arrays = dict(arrays) | {"store/key": np.array(key)}
+        digest = content_digest(arrays)
+        atomic_write(self._paths(key)[2], npz_bytes(arrays | {"store/sha256": np.array(digest)}))
 
-    def load_checkpoint(self, key: str) -> Optional[dict[str, np.ndarray]]:
+    def load_checkpoint(self, key: str, group: Optional[Sequence[Plan]] = None) -> Optional[dict[str, np.ndarray]]:
+        """The arrays of ``key``'s checkpoint, or None. A checkpoint that is unreadable, fails its
+        checksum, belongs to another key or (with ``group``) does not fit the group's configs
+        (the kind's ``check_resume``) is reported, removed, and None is returned: the run starts over."""
         ckpt_path = self._paths(key)[2]
-        if not ckpt_path.exists():
+        try:
+            data = ckpt_path.read_bytes()
+        except FileNotFoundError:
             return None
         try:
-            with np.load(ckpt_path, allow_pickle=False) as z:
-                return {k: z[k] for k in z.files}
+            arrays = load_npz(data)
+            digest = arrays.pop("store/sha256", None)
+            if digest is None:
+                raise ValueError("it has no checksum")
+            if content_digest(arrays) != str(digest):
+                raise ValueError("checksum mismatch")
+            owner = str(arrays.pop("store/key", ""))
+            if owner != key:
+                raise ValueError(f"it belongs to run {owner or 'unknown'}")
+            if group:
+                problem = group[0].kind.check_resume([p.config for p in group], arrays)
+                if problem:
+                    raise ValueError(problem)
+            return arrays
         except Exception as err:
-            warnings.warn(f"run store: checkpoint {ckpt_path.name} is unreadable ({err}); starting over", stacklevel=2)
+            warnings.warn(f"run store: checkpoint {ckpt_path.name} is unusable ({err}); discarding it and "
+                          f"starting over", stacklevel=2)
+            ckpt_path.unlink(missing_ok=True)
             return None
+
+    # -- locks ------------------------------------------------------------------------
+    @contextmanager
+    def locked(self, keys: Sequence[str], progress: bool = True) -> Iterator[None]:
+        """Hold the locks of ``keys`` (taken in sorted order, so two groups never deadlock).
+
+        A lock is an ``flock`` on ``K.lock``; the kernel drops it when its process dies, so a
+        killed run never blocks the next one. The holder removes the file when done; a
+        process that was waiting on a removed file takes the lock again on the new one.
+        """
+        held: list[tuple[Path, int]] = []
+        try:
+            for key in sorted(set(keys)):
+                held.append(self._acquire(self.root / f"{key}.lock", key, progress))
+            yield
+        finally:
+            for path, fd in reversed(held):
+                try:
+                    path.unlink(missing_ok=True)
+                except OSError:
+                    pass  # another user's lock file in a sticky folder: harmless
+                os.close(fd)
+
+    @staticmethod
+    def _acquire(path: Path, key: str, progress: bool) -> tuple[Path, int]:
+        told = False
+        while True:
+            try:
+                fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o666)
+            except PermissionError:
+                fd = os.open(path, os.O_RDONLY)  # another user's lock file: flock needs no write access
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                if progress and not told:
+                    print(f"run store: run {key} is being trained by another process; waiting for it ...",
+                          file=sys.stderr, flush=True)
+                    told = True
+                fcntl.flock(fd, fcntl.LOCK_EX)
+            try:
+                current = os.stat(path)
+                mine = os.fstat(fd)
+                if (current.st_ino, current.st_dev) == (mine.st_ino, mine.st_dev):
+                    return path, fd
+            except FileNotFoundError:
+                pass
+            os.close(fd)  # the holder removed the file we waited on: lock the current one
 
     # -- training ---------------------------------------------------------------------
     def train_group(self, group: Sequence[Plan], progress: bool = True, callbacks: Sequence[Callable] = ()) -> list[History]:
         """Train the planned configs of ``group`` (one kind, one device) together and store each.
 
-        A group of one checkpoints under its own key; a larger group under a key of its own
-        (the hash of its members' keys), so an interrupted group resumes as a whole.
+        Runs under the locks of the group's keys: members another process stored meanwhile
+        are read, not trained. A group of one checkpoints under its own key; a larger group
+        under a key of its own (the hash of its members' keys), so an interrupted group
+        resumes as a whole. Each finished history is checked by its kind (``check``) and
+        stored, with ``meta["diverged"]`` if it diverged.
         """
+        self.check(writable=True)
         kind, device = group[0].kind, group[0].device
-        keys = [p.key for p in group]
-        ckpt_key = keys[0] if len(keys) == 1 else "stack-" + hashlib.sha256(",".join(keys).encode()).hexdigest()[:20]
-        histories = kind.train(
-            [p.config for p in group],
-            device=device,
-            resume=self.load_checkpoint(ckpt_key),
-            on_checkpoint=lambda arrays: self.save_checkpoint(ckpt_key, arrays),
-            progress=progress,
-            callbacks=callbacks,
-        )
-        for key, history in zip(keys, histories):
-            history.meta.update(key=key, code=code_version(kind), grok_lib=__version__)
-            self.save(key, history)
-        self._paths(ckpt_key)[2].unlink(missing_ok=True)
-        return histories
+        with self.locked([p.key for p in group], progress):
+            done = {}
+            for p in group:
+                history, _ = self.examine(p.key)  # damage is reported by whoever read it first
+                if history is not None:
+                    done[p.key] = history
+            todo = [p for p in group if p.key not in done]
+            if todo:
+                keys = [p.key for p in todo]
+                ckpt_key = keys[0] if len(keys) == 1 else "stack-" + sha256(",".join(keys).encode())[:20]
+                self._remove_temp_of([*keys, ckpt_key])
+                histories = kind.train(
+                    [p.config for p in todo],
+                    device=device,
+                    resume=self.load_checkpoint(ckpt_key, todo),
+                    on_checkpoint=lambda arrays: self.save_checkpoint(ckpt_key, arrays),
+                    progress=progress,
+                    callbacks=callbacks,
+                )
+                for p, history in zip(todo, histories):
+                    problem = history_problem(history)
+                    if problem:
+                        raise RuntimeError(f"run {p.key}: the trainer returned a broken history ({problem})")
+                    history.meta.update(key=p.key, code=code_version(kind), grok_lib=__version__)
+                    diverged = kind.check(p.config, history)
+                    if diverged:
+                        history.meta["diverged"] = diverged
+                    self.save(p.key, history)
+                    done[p.key] = history
+                self._paths(ckpt_key)[2].unlink(missing_ok=True)
+        return [done[p.key] for p in group]
 
     def get(self, planned: Plan, progress: bool = True, callbacks: Sequence[Callable] = ()) -> History:
-        """The history of a planned config: from the store if present, else trained (resuming a checkpoint)."""
+        """The history of a planned config: from the store if present, else trained (resuming a
+        checkpoint); a :class:`DivergedError` if the run diverged."""
         history = self.load(planned.key)
-        return history if history is not None else self.train_group([planned], progress, callbacks)[0]
+        if history is None:
+            history = self.train_group([planned], progress, callbacks)[0]
+        raise_if_diverged([planned], [history])
+        return history
 
     def get_or_run(self, config, callbacks: Sequence[Callable] = (), progress: bool = True) -> History:
         """The history of ``config``: from the store if present, else trained (resuming a checkpoint)."""
         return self.get(plan(config), progress, callbacks)
+
+
+def diverged(planned: Plan, history: History) -> Optional[str]:
+    """Why the run of ``planned`` is not a result (recorded when stored, or the kind's check now), or None."""
+    return history.meta.get("diverged") or planned.kind.check(planned.config, history)
+
+
+def raise_if_diverged(plans: Sequence[Plan], histories: Sequence[History]) -> None:
+    """A one-line :class:`DivergedError` naming the first diverged run (and how many more there are)."""
+    bad = [(p, reason) for p, h in zip(plans, histories) if (reason := diverged(p, h))]
+    if bad:
+        p, reason = bad[0]
+        more = f" (and {len(bad) - 1} more run(s) of this sweep)" if len(bad) > 1 else ""
+        raise DivergedError(f"run {p.key} {reason}{more}; it is stored as diverged, not as a result")
 
 
 def groups(plans: Sequence[Plan], stack: int | str = "auto") -> list[list[Plan]]:
@@ -186,6 +457,10 @@ def groups(plans: Sequence[Plan], stack: int | str = "auto") -> list[list[Plan]]
     return out
 
 
+def _largest_first(gs: list[list[Plan]]) -> list[list[Plan]]:
+    return sorted(gs, key=lambda g: -len(g) * g[0].kind.cost(g[0].config))
+
+
 def missing_groups(configs: Sequence, store: RunStore, stack: int | str = "auto") -> list[list[Plan]]:
     """The groups to train so that every config (or plan) of ``configs`` is in ``store``
     (duplicates once), largest first."""
@@ -194,27 +469,50 @@ def missing_groups(configs: Sequence, store: RunStore, stack: int | str = "auto"
         p = c if isinstance(c, Plan) else plan(c)
         if p.key not in todo and not store.has(p.key):
             todo[p.key] = p
-    return sorted(groups(list(todo.values()), stack), key=lambda g: -len(g) * g[0].kind.cost(g[0].config))
+    return _largest_first(groups(list(todo.values()), stack))
 
 
 def run_all(configs: Sequence, store: Optional[RunStore] = None, progress: bool = True,
             stack: int | str = "auto", workers: int = 1) -> list[History]:
-    """Histories of several configs, in order; each is planned (validated, device resolved,
-    key computed) once, before any is trained.
+    """Histories of several configs (or plans), in order.
 
+    Before anything is trained or written: each config is planned (validated, device
+    resolved, key computed) once, the store folder is checked, every stored entry is read
+    (a damaged one is reported and trained again; one this user may not read is a
+    :class:`StoreError`), and if anything must be trained the folder must be writable.
     Missing runs of a kind that stacks are trained together in groups of ``stack`` members
     ("auto": the kind's choice for the device). With ``workers`` > 1 the missing groups are
     trained by that many processes at once (see :func:`train_missing`). The numbers depend
-    on neither (bitwise on the CPU); only the speed does.
+    on neither (bitwise on the CPU); only the speed does. A :class:`DivergedError` if a run
+    diverged (it stays stored as diverged).
     """
     store = store or RunStore()
     _need_workers(workers)
-    plans = [plan(c) for c in configs]
-    if workers > 1:
-        train_missing(plans, store, workers, stack, progress)
-    for group in missing_groups(plans, store, stack):
-        store.train_group(group, progress=progress)
-    return [store.get(p, progress=progress) for p in plans]
+    plans = [c if isinstance(c, Plan) else plan(c) for c in configs]
+    store.check()
+    found: dict[str, History] = {}
+    unique = list({p.key: p for p in plans}.values())
+    for p in unique:
+        history = store.load(p.key)
+        if history is not None:
+            found[p.key] = history
+    missing = [p for p in unique if p.key not in found]
+    if missing:
+        store.check(writable=True)
+        todo = _largest_first(groups(missing, stack))
+        if workers > 1 and len(todo) > 1:
+            _train_in_processes(todo, store, workers, progress)
+            for p in missing:
+                history, _ = store.examine(p.key)
+                if history is not None:
+                    found[p.key] = history
+            todo = _largest_first(groups([p for p in missing if p.key not in found], stack))
+        for group in todo:
+            for p, history in zip(group, store.train_group(group, progress=progress)):
+                found[p.key] = history
+    histories = [found[p.key] for p in plans]
+    raise_if_diverged(plans, histories)
+    return histories
 
 
 def train_task(configs: list, root: str, threads: Optional[int] = None) -> list[str]:
@@ -239,13 +537,17 @@ def train_missing(configs: Sequence, store: RunStore, workers: int, stack: int |
     equal weights). Processes are started fresh ("spawn"), never forked from a process
     whose thread pools are running.
     """
+    _need_workers(workers)
+    _train_in_processes(missing_groups(configs, store, stack), store, workers, progress)
+
+
+def _train_in_processes(tasks: list[list[Plan]], store: RunStore, workers: int, progress: bool) -> None:
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor, as_completed
 
-    _need_workers(workers)
-    tasks = [[p.config for p in g] for g in missing_groups(configs, store, stack)]
     if not tasks:
         return
+    store.check(writable=True)
     workers = min(workers, len(tasks))
     threads = max(1, (os.cpu_count() or 1) // workers)
     if progress:
@@ -253,7 +555,7 @@ def train_missing(configs: Sequence, store: RunStore, workers: int, stack: int |
               flush=True)
     t0 = time.perf_counter()
     with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
-        futures = [pool.submit(train_task, task, str(store.root), threads) for task in tasks]
+        futures = [pool.submit(train_task, [p.config for p in task], str(store.root), threads) for task in tasks]
         for done, future in enumerate(as_completed(futures), 1):
             keys = future.result()  # raises a worker's error here
             if progress:

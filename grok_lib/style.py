@@ -7,12 +7,15 @@ same bytes (what figure regression needs).
 
 from __future__ import annotations
 
+import io
+
 import matplotlib as mpl
 import matplotlib.pyplot as plt  # noqa: F401 (notebooks call style.plt.show())
 import numpy as np
 
 from . import paths
 from .history import History
+from .store import atomic_write
 
 STYLE = {
     "figure.dpi": 100,
@@ -41,12 +44,15 @@ def epochs(history: History) -> np.ndarray:
     return np.where(history.steps == 0, 0.5, history.steps).astype(float)
 
 
-def save_figure(fig, name: str) -> list:
-    """Save ``fig`` as PNG and SVG under ``figures/`` with metadata that does not vary
-    (``name`` holds the part folder: ``paper_a/fig1_loss_curves``)."""
+def save_figure(fig, name: str, folder=paths.FIGURES) -> list:
+    """Save ``fig`` as PNG and SVG under ``folder`` (the book's ``figures/``; a rerun's own folder,
+    see :meth:`grok_lib.notebook.Run.save_figure`) with metadata that does not vary (``name``
+    holds the part folder: ``paper_a/fig1_loss_curves``)."""
     out = []
     for suffix, meta in ((".png", {"Software": None}), (".svg", {"Date": None, "Creator": None})):
-        path = paths.figure_path(name, suffix)
-        fig.savefig(path, metadata=meta)
+        path = paths.figure_path(name, suffix, folder)
+        buf = io.BytesIO()
+        fig.savefig(buf, format=suffix[1:], metadata=meta)
+        atomic_write(path, buf.getvalue())  # a killed notebook never leaves half a figure
         out.append(path)
     return out

@@ -5,8 +5,16 @@ to it, which then replaces the notebook; a failing notebook leaves the committed
 untouched. Independent notebooks run ``--jobs`` at a time (one process each; default: one
 per CPU core); the notebooks given with ``--then`` run afterwards, one by one (the claims
 report reads the records the others write). Extra papermill parameters are deliberately not accepted here: committed
-outputs are always those of the default profile. To run with other parameters, call
-papermill yourself with an output path outside notebooks/ (see the README).
+outputs are always those of the default profile. To run with other parameters use
+``scripts/rerun.py NOTEBOOK OUTPUT -p NAME VALUE`` (or papermill with ``--inject-output-path``)
+with an output path outside notebooks/: such a run writes its figures and claims beside
+its output notebook, never into the book (see the README).
+
+A warm build skips what cannot have changed: each executed notebook records a fingerprint in
+its metadata (its cells' sources, the grok_lib library hash and, for the claims report, the
+claim records it reads); a notebook whose fingerprint is unchanged and whose figure files
+(``book/figures.yml``) are on disk is not executed again (``--force`` executes everything).
+A fresh clone has no ``figures/``, so a cold build executes every notebook.
 """
 
 from __future__ import annotations
@@ -16,7 +24,37 @@ import sys
 import time
 from pathlib import Path
 
+import hashlib
+import json
+
 import papermill as pm
+
+from grok_lib import paths
+from grok_lib.claims import RECORDS
+from grok_lib.provenance import library_hash, load_manifest
+
+FINGERPRINT = "grok_fingerprint"
+
+
+def fingerprint(path: Path) -> str:
+    """What a notebook's outputs depend on: its cells' sources, the library code, and (for the claims
+    report, which reads them) the claim records."""
+    h = hashlib.sha256()
+    for cell in json.loads(path.read_text())["cells"]:
+        h.update("".join(cell["source"]).encode())
+    h.update(library_hash().encode())
+    if "claims_report" in path.name:
+        for record in sorted(RECORDS.rglob("*.json")):
+            h.update(record.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def up_to_date(path: Path) -> bool:
+    """Whether executing ``path`` again would change nothing (see the module docstring)."""
+    stored = json.loads(path.read_text()).get("metadata", {}).get(FINGERPRINT)
+    rel = path.resolve().relative_to(paths.ROOT).as_posix()
+    outputs = [o for e in load_manifest().values() if e["notebook"] == rel for o in e["outputs"]]
+    return stored == fingerprint(path) and all((paths.ROOT / o).exists() for o in outputs)
 
 
 def execute_in_place(path: Path) -> float:
@@ -24,6 +62,9 @@ def execute_in_place(path: Path) -> float:
     t0 = time.perf_counter()
     try:
         pm.execute_notebook(str(path), str(tmp), cwd=str(path.parent), kernel_name="python3", progress_bar=False, log_output=True)
+        nb = json.loads(tmp.read_text())
+        nb["metadata"][FINGERPRINT] = fingerprint(path)
+        tmp.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + "\n")
         os.replace(tmp, path)
     finally:
         tmp.unlink(missing_ok=True)
@@ -43,6 +84,7 @@ def main(argv: list[str]) -> int:
     ap.add_argument("notebooks", nargs="+", help="independent notebooks (run --jobs at a time)")
     ap.add_argument("--then", action="append", default=[], help="a notebook to run after all the others")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="notebooks at a time (default: CPU cores)")
+    ap.add_argument("--force", action="store_true", help="execute every notebook, even those that are up to date")
     args = ap.parse_args(argv)
     if args.jobs < 1:
         ap.error(f"--jobs must be a positive integer, got {args.jobs}")
@@ -52,7 +94,15 @@ def main(argv: list[str]) -> int:
             print(f"run_notebooks: {name} is not an existing .ipynb file", file=sys.stderr)
             return 2
     t0 = time.perf_counter()
-    if args.jobs == 1 or len(args.notebooks) == 1:
+    if not args.force:
+        fresh = [n for n in args.notebooks if up_to_date(Path(n))]
+        args.notebooks = [n for n in args.notebooks if n not in fresh]
+        if fresh:
+            print(f"{len(fresh)} notebook(s) up to date (same cells, library and figures on disk): not executed",
+                  flush=True)
+    if not args.notebooks:
+        pass
+    elif args.jobs == 1 or len(args.notebooks) == 1:
         for name in args.notebooks:
             print(f"executing {name} ...", flush=True)
             print(f"  done in {execute_in_place(Path(name)):.0f} s", flush=True)
@@ -63,6 +113,9 @@ def main(argv: list[str]) -> int:
                 name, seconds = future.result()  # a failing notebook raises here
                 print(f"  {name} done in {seconds:.0f} s", flush=True)
     for name in args.then:
+        if not args.force and up_to_date(Path(name)):
+            print(f"{name} up to date: not executed", flush=True)
+            continue
         print(f"executing {name} ...", flush=True)
         print(f"  done in {execute_in_place(Path(name)):.0f} s", flush=True)
     print(f"notebooks executed in {time.perf_counter() - t0:.0f} s", flush=True)

@@ -15,7 +15,7 @@ import time
 from importlib import import_module
 
 from grok_lib.paths import parts
-from grok_lib.store import run_all
+from grok_lib.store import RunStore, missing_groups, train_missing
 
 
 def book_configs(profile: str) -> list:
@@ -31,7 +31,12 @@ def main() -> int:
         ap.error(f"--workers must be a positive integer, got {args.workers}")
     t0 = time.perf_counter()
     configs = book_configs("default")
-    run_all(configs, workers=args.workers)
+    store = RunStore()
+    if args.workers > 1:
+        train_missing(configs, store, args.workers)
+    for group in missing_groups(configs, store):  # what is left (all of it with one worker)
+        store.train_group(group)
+    # only trained here, not loaded: the notebooks load what they need
     print(f"{len(configs)} runs of the book are in the store ({time.perf_counter() - t0:.0f} s)")
     return 0
 

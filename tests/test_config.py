@@ -87,3 +87,88 @@ def test_a_list_parameter_given_as_a_string_is_one_clear_error():
         paper_a_sweep("default", "[0.5, 1.5]")
     with pytest.raises(ConfigError, match="weight_decays must be a non-empty list"):
         paper_a_sweep("default", [])
+
+
+# --- sizes have a bound, found before anything runs (issue: reruns, case 6) -------------------------------------
+def test_a_size_past_the_memory_budget_is_one_line_naming_it():
+    import time
+
+    t0 = time.perf_counter()
+    with pytest.raises(ConfigError) as err:
+        profile_config("default", p=10007)
+    text = str(err.value)
+    assert time.perf_counter() - t0 < 1.0
+    assert text.startswith("p=10007 needs about") and "\n" not in text
+    assert "a run may use at most 16 GiB (GROK_MAX_RUN_GIB): p <= " in text
+
+
+@pytest.mark.parametrize("field,value", [("width", 10**7), ("d_embed", 10**6), ("epochs", 10**12)])
+def test_every_size_of_the_mlp_is_bounded(field, value):
+    with pytest.raises(ConfigError, match=f"^{field}={value} needs about .* {field} <= \\d+ fits"):
+        profile_config("default", **{field: value})
+
+
+def test_the_memory_budget_can_be_raised_and_is_checked(monkeypatch):
+    monkeypatch.setenv("GROK_MAX_RUN_GIB", "40000")
+    assert profile_config("default", p=2003).p == 2003  # allowed on a machine declared large enough
+    monkeypatch.setenv("GROK_MAX_RUN_GIB", "lots")
+    with pytest.raises(ConfigError, match="^GROK_MAX_RUN_GIB must be a positive number of GiB, got 'lots'$"):
+        profile_config("default")
+
+
+def test_the_deep_linear_sizes_are_bounded():
+    from grok_lib.paper_a.dln.config import sweep as dln_sweep
+
+    with pytest.raises(ConfigError, match="^width=1000000 needs about .* width <= \\d+ fits"):
+        dln_sweep("ci", depths=[3], width=10**6)
+
+
+def test_the_whole_sweep_is_validated_before_the_store_is_touched(tmp_path, monkeypatch):
+    from grok_lib.paper_a import setup
+
+    monkeypatch.setenv("GROK_STORE", str(tmp_path / "runs"))
+    with pytest.raises(ConfigError, match="^p=10007 needs"):
+        setup.mlp(profile="ci", p=10007)
+    assert not (tmp_path / "runs").exists()
+
+
+# --- errors name the parameter as the notebook spells it (case 10) ----------------------------------------------
+def test_a_train_frac_that_leaves_a_side_empty_is_a_config_error():
+    with pytest.raises(ConfigError, match=r"^train_frac must be a number in \(0.001812, 0.9982\) for p=23 "
+                                          r"\(276 unordered pairs, at least one on each side\), got 0.001$"):
+        profile_config("ci", train_frac=0.001)
+    assert profile_config("ci", train_frac=0.002).train_frac == 0.002  # one pair: allowed
+
+
+@pytest.mark.parametrize("values,message", [
+    ([-1], r"^weight_decays must be a non-empty list of numbers in \[0.0, inf\), got \[-1\]$"),
+    ([0.5, float("nan")], r"^weight_decays must be a non-empty list of numbers in \[0.0, inf\), got \[0.5, nan\]$"),
+    ([0.5, 0.5], r"^weight_decays must not repeat a value, got \[0.5, 0.5\] \(0.5 twice\)$"),
+])
+def test_a_bad_weight_decay_list_names_weight_decays(values, message):
+    from grok_lib.paper_a.config import sweep as paper_a_sweep
+
+    with pytest.raises(ConfigError, match=message):
+        paper_a_sweep("ci", values)
+
+
+@pytest.mark.parametrize("depths,message", [
+    ([5], r"^depths must be a non-empty list of 1, 2, 3, 4, got \[5\]$"),
+    ([1.5], r"^depths must be a non-empty list of 1, 2, 3, 4, got \[1.5\]$"),
+    ([2, 2], r"^depths must not repeat a value"),
+])
+def test_a_bad_depth_list_names_depths(depths, message):
+    from grok_lib.paper_a.dln.config import sweep as dln_sweep
+
+    with pytest.raises(ConfigError, match=message):
+        dln_sweep("ci", depths=depths)
+
+
+def test_cuda_on_a_cpu_machine_fails_in_the_setup_call_before_the_store(tmp_path, monkeypatch):
+    from grok_lib.paper_a import setup
+
+    monkeypatch.setattr("torch.cuda.is_available", lambda: False)
+    monkeypatch.setenv("GROK_STORE", str(tmp_path / "runs"))
+    with pytest.raises(ConfigError, match="^device 'cuda' was requested"):
+        setup.mlp(profile="ci", device="cuda")
+    assert not (tmp_path / "runs").exists()

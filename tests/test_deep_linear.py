@@ -176,7 +176,7 @@ def test_sweep_rejects_unknown_parameters_and_bad_profiles():
         dl_config.sweep("huge")
     with pytest.raises(ConfigError, match=r"depths must be a non-empty list of numbers, got '\[2\]'"):
         dl_config.sweep("default", "[2]")  # what papermill's -p passes for a list
-    with pytest.raises(ConfigError, match="depth must be one of 1, 2, 3, 4; got 2.5"):
+    with pytest.raises(ConfigError, match=r"depths must be a non-empty list of 1, 2, 3, 4, got \[2.5\]"):
         dl_config.sweep("default", [2.5])
     configs = dl_config.sweep("default")
     assert len(configs) == 4 * len(dl_config.SWEEP_RUNS)

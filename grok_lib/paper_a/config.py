@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from ..config import DEVICES, DTYPES, from_profile, need_choice, need_int, need_list_of_numbers, need_real, to_dict
+from ..config import (DEVICES, DTYPES, ConfigError, from_profile, need_choice, need_distinct, need_int,
+                      need_list_of_numbers, need_memory, need_real, to_dict)
 
 #: Paper A's weight-decay sweep (Figures 1 and 3).
 WEIGHT_DECAYS = (0.6, 0.7, 0.8, 0.9, 1.0)
@@ -50,6 +51,8 @@ class ModAddConfig:
         need_int("checkpoint_every", self.checkpoint_every, 1)
         need_choice("dtype", self.dtype, DTYPES)
         need_choice("device", self.device, DEVICES)
+        need_split(self.p, self.train_frac)
+        need_memory(to_dict(self), memory_estimate, SIZES)
 
     def to_dict(self) -> dict:
         return to_dict(self)
@@ -57,6 +60,32 @@ class ModAddConfig:
 
 #: Fields that change how a run is carried out but not its numbers (not in the store key).
 NOT_IN_KEY = ("checkpoint_every",)
+
+#: The sizes whose product sets a run's memory (see :func:`memory_estimate`).
+SIZES = ("p", "width", "d_embed", "epochs")
+
+
+def need_split(p: int, train_frac: float) -> None:
+    """A one-line ConfigError unless ``train_frac`` leaves at least one unordered pair on each
+    side of the split of p's pairs (the rule of :func:`grok_lib.paper_a.task.make_split`:
+    ``round(train_frac * n)`` pairs go to train)."""
+    n = p * (p + 1) // 2
+    if not 0 < round(train_frac * n) < n:
+        raise ConfigError(f"train_frac must be a number in ({0.5 / n:.4g}, {1 - 0.5 / n:.4g}) for p={p} "
+                          f"({n} unordered pairs, at least one on each side), got {train_frac!r}")
+
+
+def memory_estimate(c: dict) -> float:
+    """Bytes one run of the config fields ``c`` needs at its peak, an upper estimate measured on the
+    CPU (tens of bytes per logit of every pair, per hidden unit and embedding entry of every
+    training pair, the kept weight snapshots and recorded rows, and 256 MiB for the process)."""
+    n_pairs = c["p"] * (c["p"] + 1) / 2
+    n_train = c["train_frac"] * n_pairs
+    weights = c["p"] * c["d_embed"] + c["width"] * c["d_embed"] + c["width"] + c["p"] * c["width"]
+    snapshots = c["epochs"] / 500 + 5
+    records = c["epochs"] / c["eval_every"] + 61
+    return (48.0 * n_pairs * c["p"] + 24.0 * n_train * c["width"] + 16.0 * n_train * c["d_embed"]
+            + 4.0 * weights * (8 + 2 * snapshots) + 4096.0 * records + 100.0 * c["epochs"] / 500 + 2**28)
 
 
 # ci: seconds, for unit tests. default: what the committed book shows, sized for a
@@ -78,7 +107,9 @@ def profile_config(profile: str, **overrides) -> ModAddConfig:
 
 def weight_decay_sweep(base: ModAddConfig, weight_decays=None) -> list[ModAddConfig]:
     """One config per weight decay (None: :data:`WEIGHT_DECAYS`), otherwise identical (Figures 1 and 3)."""
-    weight_decays = need_list_of_numbers("weight_decays", WEIGHT_DECAYS if weight_decays is None else weight_decays)
+    weight_decays = need_list_of_numbers("weight_decays", WEIGHT_DECAYS if weight_decays is None else weight_decays,
+                                         0.0, float("inf"), lo_open=False, hi_open=True)
+    need_distinct("weight_decays", weight_decays)
     return [replace(base, weight_decay=float(wd)) for wd in weight_decays]
 
 

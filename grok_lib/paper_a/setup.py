@@ -1,27 +1,40 @@
-"""The one call each Paper A notebook makes: its parameters in, configs and histories out."""
+"""The one call each Paper A notebook makes: its parameters in, configs and histories out.
+
+The positional parameters of :func:`mlp` and :func:`deep_linear` are exactly the parameters
+of the notebooks that call them (their parameters cells assign these names; anything else
+is an unknown parameter, see :func:`grok_lib.notebook.parameters`); ``output_path`` is the
+output notebook, where a run with other than the committed settings writes its figures and
+claims (see :func:`grok_lib.notebook.start`).
+"""
 
 from __future__ import annotations
 
-from ..notebook import Run
+from ..notebook import Run, start
 from ..store import run_all
 from . import config, figures
 from .dln import figures as dln_figures
 from .dln import config as dln_config
 
 
-def mlp(profile: str = "default", weight_decays=None, **overrides) -> Run:
+def mlp(profile: str = "default", weight_decays=None, p=None, train_frac=None, width=None, epochs=None,
+        data_seed=None, init_seed=None, device=None, *, output_path=None) -> Run:
     """The weight-decay sweep of every MLP notebook (None: the profile's value / the paper's λs),
     served by the run store, trained on a miss."""
+    overrides = {"p": p, "train_frac": train_frac, "width": width, "epochs": epochs, "data_seed": data_seed,
+                 "init_seed": init_seed, "device": device}
     configs = config.sweep(profile, weight_decays, **overrides)
     parameters = {"profile": profile, "weight_decays": weight_decays, **overrides}
-    return Run(profile, parameters, configs, run_all(configs))
+    return start(profile, parameters, configs, config.sweep("default"), output_path)
 
 
-def deep_linear(profile: str = "default", depths=None, **overrides) -> Run:
+def deep_linear(profile: str = "default", depths=None, steps=None, lr=None, seed=None, n_classes=None, d_in=None,
+                width=None, n_train=None, *, output_path=None) -> Run:
     """The deep-linear sweep (depths x the (optimiser, λ) runs), served by the run store."""
+    overrides = {"steps": steps, "lr": lr, "seed": seed, "n_classes": n_classes, "d_in": d_in, "width": width,
+                 "n_train": n_train}
     configs = dln_config.sweep(profile, dln_config.DEPTHS if depths is None else depths, **overrides)
     parameters = {"profile": profile, "depths": depths, **overrides}
-    return Run(profile, parameters, configs, run_all(configs))
+    return start(profile, parameters, configs, dln_config.sweep("default"), output_path)
 
 
 def book_configs(profile: str = "default") -> list:

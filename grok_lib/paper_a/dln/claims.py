@@ -98,7 +98,8 @@ def lemma31_ratio(history: History) -> float:
 
 def drift_median_error(history: History, name: str) -> float:
     """Median relative error of a drift prediction over steps >= 10 and the K-1 singular values the loss sees."""
-    errs = [dc.drift_errors(history, i, start=10)[name] for i in range(history.config["n_classes"] - 1)]
+    n_sv = sum(k.startswith("sv_") for k in history.metrics)  # min(K, d, width) singular values
+    errs = [dc.drift_errors(history, i, start=10)[name] for i in range(min(history.config["n_classes"] - 1, n_sv))]
     return float(np.median(np.concatenate(errs)))
 
 
@@ -119,12 +120,14 @@ def evaluate_deep_linear(histories: Sequence[History]) -> list[Result]:
                           "reproduced" if worst <= 1 else "not reproduced"))
 
     growth = [dc.margin_growth(h) for h in plain]
-    lin_ok = {opt: [g["linear"].r2 >= LINE_R2 for h, g in zip(plain, growth) if h.config["optimizer"] == opt]
+    lin_ok = {opt: [g["linear"] is not None and g["linear"].r2 >= LINE_R2
+                    for h, g in zip(plain, growth) if h.config["optimizer"] == opt]
               for opt in ("gd", "adamw")}
     results.append(Result(
         REGISTRY["A.dln.margin_linear"],
         "; ".join(f"{run_label(h)}: R² line in t {g['linear'].r2:.2f} vs in ln t {g['log'].r2:.2f}, "
-                  f"ν = {g['linear'].slope:.1e}/step" for h, g in zip(plain, growth)),
+                  f"ν = {g['linear'].slope:.1e}/step" if g["linear"] is not None
+                  else f"{run_label(h)}: the margin never grows inside the run" for h, g in zip(plain, growth)),
         "reproduced" if all(map(all, lin_ok.values())) else ("partly" if any(map(all, lin_ok.values())) else "not reproduced"),
     ))
 
@@ -143,8 +146,9 @@ def evaluate_deep_linear(histories: Sequence[History]) -> list[Result]:
     rates = [(dc.tail_rate(h), dc.predicted_tail_rate(h.config)) for h in gd_wd]
     results.append(Result(
         REGISTRY["A.dln.slow_poly"],
-        "; ".join(f"{run_label(h)}: R² power {s['power'].r2:.3f} vs ln(1/η) {s['log'].r2:.3f}, θ = {s['theta']:.2f} ± "
-                  f"{s['power'].slope_se / 2:.2f}, tail decay rate {-r.slope:.2e} vs 2pλ·lr = {pr:.2e}"
+        "; ".join((f"{run_label(h)}: R² power {s['power'].r2:.3f} vs ln(1/η) {s['log'].r2:.3f}, θ = {s['theta']:.2f} ± "
+                   f"{s['power'].slope_se / 2:.2f}" if s["power"] is not None else f"{run_label(h)}: too few levels of η")
+                  + (f", tail decay rate {-r.slope:.2e} vs 2pλ·lr = {pr:.2e}" if r is not None else "")
                   for h, s, (r, pr) in zip(gd_wd, slow, rates)),
         any_verdict(poly_ok),
     ))

@@ -87,7 +87,7 @@ def margin_growth(history: History, t_end: float | None = None, n_grid: int = 20
     steps, gamma = history.steps.astype(float), history["margin"]
     pos = np.flatnonzero(gamma > 0)
     t_end = fast_window_end(history) if t_end is None else t_end
-    if pos.size == 0 or steps[pos[0]] >= t_end:
+    if pos.size == 0 or max(steps[pos[0]], 1.0) >= t_end:  # no window left to fit (a very short run)
         return {"t0": math.nan, "gamma0": math.nan, "t_end": t_end, "linear": None, "log": None, "nu_hold": math.nan}
     t0, g0 = steps[pos[0]], float(gamma[pos[0]])
     grid = np.linspace(max(t0, 1.0), t_end, n_grid)
@@ -170,5 +170,6 @@ def separation_row(history: History) -> dict:
            "T_cls(floor)": t_cls_floor(history), "final loss": history.final("train_loss"),
            "final gap": float(gap(history)[-1]),
            "T_rep(1e-3)": t_rep_gap(history, 1e-3), f"T_rep({ETA_TABLE:.0e})": t_rep_gap(history, ETA_TABLE)}
-    row["T_rep/T_cls"] = row[f"T_rep({ETA_TABLE:.0e})"] / row["T_cls(floor)"] if c["weight_decay"] > 0 else math.nan
+    t_fast = row["T_cls(floor)"]
+    row["T_rep/T_cls"] = row[f"T_rep({ETA_TABLE:.0e})"] / t_fast if c["weight_decay"] > 0 and t_fast > 0 else math.nan
     return row

@@ -10,8 +10,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 
-from ...config import (PROFILES as PROFILE_NAMES, ConfigError, given_overrides, need_choice, need_int,
-                       need_list_of_numbers, need_real, to_dict)
+from ...config import (PROFILES as PROFILE_NAMES, ConfigError, given_overrides, need_choice, need_distinct, need_int,
+                       need_list_of_numbers, need_memory, need_real, to_dict)
 
 OPTIMIZERS = ("gd", "adamw")
 DEPTHS = (1, 2, 3, 4)
@@ -50,6 +50,7 @@ class DeepLinearConfig:
         if self.depth > 1 and self.width < min(self.n_classes, self.d_in):
             raise ConfigError(f"width must be >= min(n_classes, d_in) = {min(self.n_classes, self.d_in)} "
                               f"so that A can have full rank; got {self.width}")
+        need_memory(to_dict(self), memory_estimate, SIZES)
 
     @property
     def p(self) -> float:
@@ -58,6 +59,22 @@ class DeepLinearConfig:
 
     def to_dict(self) -> dict:
         return to_dict(self)
+
+
+#: The sizes whose product sets a run's memory (see :func:`memory_estimate`).
+SIZES = ("d_in", "width", "n_classes", "n_train", "n_log")
+
+
+def memory_estimate(c: dict) -> float:
+    """Bytes one run of the config fields ``c`` needs at its peak, an upper estimate: the factors
+    with their gradients, AdamW moments and the L-BFGS polish's history (50 pairs), the data
+    and activations, the recorded rows, and 128 MiB for the process."""
+    dims = [c["d_in"]] + [c["width"]] * (c["depth"] - 1) + [c["n_classes"]]
+    params = sum(a * b for a, b in zip(dims, dims[1:]))
+    n_sv = min(dims)
+    records = c["n_log"] + 103
+    return (8.0 * params * 110 + 32.0 * c["n_train"] * (sum(dims) + 2 * c["n_classes"])
+            + 40.0 * records * (8 + 3 * n_sv) + 2**27)
 
 
 # --- profiles --------------------------------------------------------------------------------
@@ -79,6 +96,9 @@ def sweep(profile: str, depths=DEPTHS, runs=SWEEP_RUNS, **overrides) -> list[Dee
     """One config per depth and (optimiser, lambda) of ``runs``; ``overrides`` (None = keep) apply to all."""
     need_choice("profile", profile, PROFILE_NAMES)
     depths = need_list_of_numbers("depths", depths)
+    if not all(d in DEPTHS for d in depths):
+        raise ConfigError(f"depths must be a non-empty list of {', '.join(map(str, DEPTHS))}, got {list(depths)!r}")
+    need_distinct("depths", depths)
     if not isinstance(runs, (list, tuple)) or len(runs) == 0:
         raise ConfigError(f"runs must be a non-empty list of (optimizer, weight_decay) pairs, got {runs!r}")
     given = given_overrides(DeepLinearConfig, overrides)

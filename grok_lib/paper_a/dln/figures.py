@@ -50,11 +50,14 @@ def slow_clock_table(histories: Sequence[History]) -> list[dict]:
     rows = []
     for h in gd_decayed_runs(histories):
         s, tail = dc.slow_clock_fits(h), dc.tail_rate(h)
+        fitted = s["power"] is not None  # a short run may not reach three levels of η: "-"
         rows.append({"run": run_label(h),
-                     "power slope": f"{s['power'].slope:.3f} ± {s['power'].slope_se:.3f}",
-                     "θ": f"{s['theta']:.2f}", "R² power": f"{s['power'].r2:.3f}", "R² ln(1/η)": f"{s['log'].r2:.3f}",
-                     "T_rep per decade of η": f"{s['log'].slope * np.log(10):.0f}",
-                     "tail rate of Δ": f"{-tail.slope:.3e}", "2pλ·lr": f"{dc.predicted_tail_rate(h.config):.3e}",
+                     "power slope": f"{s['power'].slope:.3f} ± {s['power'].slope_se:.3f}" if fitted else "-",
+                     "θ": f"{s['theta']:.2f}", "R² power": f"{s['power'].r2:.3f}" if fitted else "-",
+                     "R² ln(1/η)": f"{s['log'].r2:.3f}" if fitted else "-",
+                     "T_rep per decade of η": f"{s['log'].slope * np.log(10):.0f}" if fitted else "-",
+                     "tail rate of Δ": f"{-tail.slope:.3e}" if tail else "-",
+                     "2pλ·lr": f"{dc.predicted_tail_rate(h.config):.3e}",
                      "Prop 4.3 error": f"{drift_median_error(h, 'prop43'):.2g}",
                      "factored error": f"{drift_median_error(h, 'factored'):.2g}"})
     return rows

@@ -1,0 +1,93 @@
+"""Rerun one notebook with your own parameters, without touching the committed book.
+
+    .venv/bin/python scripts/rerun.py NOTEBOOK OUTPUT.ipynb [-p NAME VALUE]... [-y YAML]...
+
+    .venv/bin/python scripts/rerun.py notebooks/paper_a/fig1_loss_curves.ipynb /tmp/fig1.ipynb -p train_frac 0.3 -p epochs 12000
+    .venv/bin/python scripts/rerun.py notebooks/paper_a/fig1_loss_curves.ipynb /tmp/fig1.ipynb -y "weight_decays: [0.5, 1.5]"
+
+What it adds to plain papermill, before any kernel starts: every parameter name is checked
+against the notebook's parameters cell (an unknown name is an error that lists them), the
+output must be an ``.ipynb`` outside ``notebooks/`` (the committed book), and the output
+path is passed to the notebook (as papermill's ``--inject-output-path`` does), so a run
+whose settings are not the committed ones writes its figures and claims beside it, in
+``OUTPUT_outputs/``. ``-p`` values are typed as papermill types them (int, float, True /
+False / None, else a string); lists go through ``-y`` (YAML). The notebook itself checks
+the values (one-line ConfigError naming the parameter) before anything is trained.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def typed(value: str):
+    """A ``-p`` value typed as papermill's command line types it."""
+    if value in ("True", "False", "None"):
+        return {"True": True, "False": False, "None": None}[value]
+    for kind in (int, float):
+        try:
+            return kind(value)
+        except ValueError:
+            pass
+    return value
+
+
+def parse(argv: list[str]) -> tuple[Path, Path, dict]:
+    """(notebook, output, parameters) from the command line; SystemExit(2) with a one-line message on misuse."""
+    import papermill as pm
+    import yaml
+
+    ap = argparse.ArgumentParser(description="Rerun a notebook with your own parameters (see the README).")
+    ap.add_argument("notebook", type=Path)
+    ap.add_argument("output", type=Path, help="the executed copy (.ipynb, outside notebooks/)")
+    ap.add_argument("-p", "--parameter", nargs=2, action="append", default=[], metavar=("NAME", "VALUE"))
+    ap.add_argument("-y", "--yaml", action="append", default=[], metavar="YAML",
+                    help='e.g. "weight_decays: [0.5, 1.5]"')
+    args = ap.parse_args(argv)
+    if args.notebook.suffix != ".ipynb" or not args.notebook.is_file():
+        ap.error(f"{args.notebook} is not an existing .ipynb file")
+    output = args.output.expanduser().resolve()
+    if output.suffix != ".ipynb":
+        ap.error(f"the output must be an .ipynb file, got {args.output}")
+    if output.is_relative_to(ROOT / "notebooks"):
+        ap.error(f"the output {args.output} is inside notebooks/ (the committed book); write it elsewhere, e.g. /tmp")
+    params = {name: typed(value) for name, value in args.parameter}
+    for text in args.yaml:
+        try:
+            values = yaml.safe_load(text)
+        except yaml.YAMLError as err:
+            ap.error(f"-y {text!r} is not YAML ({str(err).splitlines()[0]})")
+        if not isinstance(values, dict):
+            ap.error(f"-y {text!r} must be a mapping, e.g. \"weight_decays: [0.5, 1.5]\"")
+        params |= values
+    known = list(pm.inspect_notebook(str(args.notebook)))
+    unknown = [name for name in params if name not in known]
+    if unknown:
+        ap.error(f"unknown parameter(s) {', '.join(unknown)}: {args.notebook.name}'s parameters are {', '.join(known)}")
+    return args.notebook, output, params
+
+
+def main(argv: list[str]) -> int:
+    import papermill as pm
+
+    notebook, output, params = parse(argv)
+    output.parent.mkdir(parents=True, exist_ok=True)
+    print(f"executing {notebook} with {params or 'its default parameters'} into {output} ...", flush=True)
+    try:
+        pm.execute_notebook(str(notebook), str(output), parameters=params | {"PAPERMILL_OUTPUT_PATH": str(output)},
+                            kernel_name="python3", progress_bar=False)
+    except pm.PapermillExecutionError as err:
+        print(f"rerun: {notebook.name} stopped: {err.ename}: {err.evalue} (the executed copy is {output})",
+              file=sys.stderr)
+        return 1
+    print(f"done: {output}; figures and claims of a run other than the committed one are in "
+          f"{output.with_name(output.stem + '_outputs')}/", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
