@@ -1,0 +1,21 @@
+"""Paper C: Levi, Beck & Bar-Sinai, "Grokking in Linear Estimators: A Solvable Model that
+Groks without Understanding" (ICLR 2024).
+
+Part C keeps the paper's letters: lambda = d_in / N_tr (not a weight decay), gamma = the
+weight decay, eta = the learning rate, eps = the accuracy threshold, D = S - T.
+
+- :mod:`grok_lib.paper_c.config`    the frozen run config, its validation, the profiles and the run sets
+- :mod:`grok_lib.paper_c.theory`    every closed form: exact dynamics, Marchenko-Pastur, accuracy laws,
+  the grokking-time formula, the weight-decay limits, the learning-rate rescalings
+- :mod:`grok_lib.paper_c.simulate`  the teacher-student data and the trainer ``train(config) -> History``
+  (linear student by exact powers in the sample eigenbasis or plain GD; two-layer linear and tanh nets)
+- :mod:`grok_lib.paper_c.measure`   grokking times, crossings, relative errors, plateaus, peaks
+- :mod:`grok_lib.paper_c.plots`     plot functions (take histories and arrays, never train)
+- :mod:`grok_lib.paper_c.claims`    the paper's quantitative statements as claims, with their evaluators
+- :mod:`grok_lib.paper_c.figures`   each figure's key numbers (printed, regression-tested) and the figures
+- :mod:`grok_lib.paper_c.modadd`    Paper C's question on Part A's task: grokking time vs the training fraction
+- :mod:`grok_lib.paper_c.setup`     the one call each Part C notebook makes
+- :mod:`grok_lib.paper_c.kinds`     Part C's row in the table of run kinds (imported here, so it always exists)
+"""
+
+from . import kinds  # noqa: F401 (registers Part C's run kind)

@@ -1,0 +1,274 @@
+"""The key numbers of each Part C figure, computed once, and the data each figure plots.
+
+As in Part A: ``<figure>_table(histories)`` are the rows a notebook prints (nbval compares
+them; values are rounded so they print stably), ``<figure>_data(histories)`` is what the
+figure draws (so a notebook only calls and plots), and :data:`NUMBERS` maps each figure
+name to its figure-regression reduction.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Sequence
+
+import numpy as np
+
+from ..figure_numbers import at_epochs, none_if_nan
+from ..history import History
+from . import claims, measure, modadd, theory
+
+#: The steps at which the curves are guarded by figure regression.
+CURVE_STEPS = (10, 100, 1_000, 10_000, 100_000)
+
+
+def _tag(h: History) -> str:
+    c = h.config
+    tag = f"lam={c['lam']:g}"
+    for name, default in (("d_out", 1), ("gamma", 0.0), ("label_noise", 0.0), ("data_seed", 0)):
+        if c[name] != default:
+            tag += f"/{name}={c[name]:.4g}"
+    return tag + ("" if c["model"] == "linear" else f"/{c['model']}")
+
+
+def _int(x) -> float | int:
+    """A crossing step as an int (NaN stays NaN, printed as 'never')."""
+    return x if x is None or (isinstance(x, float) and math.isnan(x)) else int(round(x))
+
+
+def _crossing_values(h: History) -> dict[str, float | None]:
+    values = {}
+    for row in h.meta["crossings"]:
+        for name in ("t_train", "t_test", "theory_t_train", "theory_t_test", "mp_t_train", "mp_t_test"):
+            if name in row:
+                values[f"{_tag(h)}/T_{name}(eps={row['eps']:g})"] = none_if_nan(float("nan") if row[name] is None
+                                                                            else float(row[name]))
+    return values
+
+
+def _curves(histories: Sequence[History], names: Sequence[str]) -> dict[str, float | None]:
+    values: dict[str, float | None] = {}
+    for h in histories:
+        present = [n for n in names if n in h.metrics]
+        values |= at_epochs(h, present, _tag(h), [s for s in CURVE_STEPS if s <= h.steps[-1]])
+        values |= _crossing_values(h)
+    return values
+
+
+# --- losses and accuracies vs step (λ = 0.1, 0.9, 1.5) ------------------------------------------------
+def loss_curves_table(histories: Sequence[History]) -> list[dict]:
+    """Per λ: N_tr, both accuracy crossings (simulation, exact theory, MP) and the final losses."""
+    rows = []
+    for h in histories:
+        row = measure.crossing(h)
+        rows.append({"λ": h.config["lam"], "N_tr": h.meta["n_train"],
+                     "t_train": _int(row["t_train"]), "t_test": _int(row["t_test"]),
+                     "Δt sim": _int(measure.grokking_time(h)),
+                     "Δt exact": _int(measure.theory_grokking_time(h)),
+                     "Δt MP": _int(measure.theory_grokking_time(h, which="mp")),
+                     "final L_tr": float(f"{h.final('train_loss'):.3g}"),
+                     "final L_gen": float(f"{h.final('gen_loss'):.3g}"),
+                     "final test acc": round(h.final("test_acc"), 3)})
+    return rows
+
+
+def agreement_errors(h: History) -> dict[str, np.ndarray]:
+    """Relative errors over time: simulation against the exact gradient-flow theory, and the exact
+    theory against Marchenko-Pastur (where the reference loss is above the floor)."""
+    m, floor = h.metrics, claims.LOSS_FLOOR
+    out = {}
+    for label, a, b in ((r"sim vs exact, $\mathcal{L}_{\mathrm{tr}}$", "train_loss", "theory_train_loss"),
+                        (r"sim vs exact, $\mathcal{L}_{\mathrm{gen}}$", "gen_loss", "theory_gen_loss"),
+                        (r"MP vs exact, $\mathcal{L}_{\mathrm{tr}}$", "mp_train_loss", "theory_train_loss"),
+                        (r"MP vs exact, $\mathcal{L}_{\mathrm{gen}}$", "mp_gen_loss", "theory_gen_loss")):
+        err = measure.relative_error(m[a], m[b])
+        out[label] = np.where(np.asarray(m[b]) >= floor, err, np.nan)
+    return out
+
+
+def agreement_table(histories: Sequence[History]) -> list[dict]:
+    """Per λ: the largest relative errors (simulation vs exact theory; exact vs MP until the test
+    accuracy saturates at the paper's ε) and the median empirical test loss against ||D||²/d_out."""
+    rows = []
+    for h in histories:
+        m, floor = h.metrics, claims.LOSS_FLOOR
+        ok = claims.until_saturation(m["theory_gen_loss"])
+        sim = [measure.max_relative_error(m[a], m[b], floor) for a, b in
+               (("train_loss", "theory_train_loss"), ("gen_loss", "theory_gen_loss"))]
+        mp = [float(measure.relative_error(m[f"mp_{k}_loss"][ok], m[f"theory_{k}_loss"][ok])
+                    [m[f"theory_{k}_loss"][ok] >= floor].max()) for k in ("train", "gen")]
+        test = float(np.nanmedian(measure.relative_error(m["test_loss"], m["gen_loss"])))
+        rows.append({"λ": h.config["lam"], "sim/exact L_tr": f"{sim[0]:.2%}", "sim/exact L_gen": f"{sim[1]:.2%}",
+                     "MP/exact L_tr": f"{mp[0]:.1%}", "MP/exact L_gen": f"{mp[1]:.1%}",
+                     "test set / ||D||² (median)": f"{test:.1%}",
+                     "smallest sample eigenvalue": f"{h.meta['s_min_nonzero']:.4g}",
+                     "MP lower edge": f"{theory.mp_edges(h.meta['lam_eff'])[0]:.4g}"})
+    return rows
+
+
+def agreement(histories: Sequence[History]) -> dict[str, float | None]:
+    """Regression numbers of the agreement figure: the largest relative errors per λ."""
+    values: dict[str, float | None] = {}
+    for h in histories:
+        for label, err in agreement_errors(h).items():
+            name = label.split(",")[0].replace(" ", "_") + ("_train" if "tr" in label.split(",")[1] else "_gen")
+            values[f"{_tag(h)}/max_rel_err_{name}"] = none_if_nan(float(np.nanmax(err)) if np.isfinite(err).any()
+                                                                  else float("nan"))
+    return values
+
+
+def loss_curves(histories: Sequence[History]) -> dict[str, float | None]:
+    """Regression numbers: the losses and accuracies at fixed steps, every crossing."""
+    return _curves(histories, ("train_loss", "gen_loss", "test_loss", "train_acc", "test_acc", "theory_gen_loss",
+                               "mp_gen_loss"))
+
+
+# --- Δt_grok vs λ --------------------------------------------------------------------------------------
+def grok_time_data(histories: Sequence[History]) -> dict:
+    """λs, simulated Δt per ε, the formula on a fine λ grid (at the runs' η), and the ratios per ε."""
+    hs = sorted(histories, key=lambda h: h.config["lam"])
+    lams = [h.meta["lam_eff"] for h in hs]
+    eps_all = [row["eps"] for row in hs[0].meta["crossings"]]
+    fine = np.linspace(min(lams), max(lams), 200)
+    return {"lams": lams,
+            "times": {e: [measure.grokking_time(h, e) for h in hs] for e in eps_all},
+            "formula_lams": fine,
+            "formula": [theory.grok_time_formula(x, hs[0].config["eta"]) for x in fine],
+            "ratios": claims.formula_ratios(hs, checked_eps(hs[0]))}
+
+
+def checked_eps(h: History) -> list[float]:
+    """The formula's checked ε (claims.FORMULA_EPS) that a run measured."""
+    return measure.measured_eps(h, claims.FORMULA_EPS)
+
+
+def grok_time_table(histories: Sequence[History]) -> list[dict]:
+    """Per λ: the formula, and the simulated Δt and its ratio to the formula at each checked ε."""
+    rows = []
+    for h in sorted(histories, key=lambda h: h.config["lam"]):
+        row = {"λ": h.config["lam"], "formula": _int(theory.grok_time_formula(h.meta["lam_eff"], h.config["eta"]))}
+        for e in checked_eps(h):
+            row[f"Δt(ε={e:g})"] = _int(measure.grokking_time(h, e))
+            row[f"ratio(ε={e:g})"] = round(measure.formula_ratio(h, e), 2)
+        rows.append(row)
+    return rows
+
+
+def grok_time(histories: Sequence[History]) -> dict[str, float | None]:
+    """Regression numbers: every crossing at every ε."""
+    values: dict[str, float | None] = {}
+    for h in histories:
+        values |= _crossing_values(h)
+    return values
+
+
+# --- weight decay --------------------------------------------------------------------------------------
+def weight_decay_limits(h: History) -> dict[str, tuple[float, float]]:
+    """The plateaus a weight-decay run is compared with: the paper's formula and the limit in the
+    book's convention (S <- S - η(∇L + γS))."""
+    c, lam = h.config, h.meta["lam_eff"]
+    return {"paper": theory.wd_limits_paper(lam, c["gamma"]),
+            "our convention": theory.wd_limits_mp(lam, c["gamma"], c["d_out"], h.meta["teacher_sq"])}
+
+
+def weight_decay_table(histories: Sequence[History]) -> list[dict]:
+    """Per (λ, γ): the final losses against the paper's formula and against the book's convention."""
+    rows = []
+    for h in histories:
+        lim = weight_decay_limits(h)
+        rows.append({"λ": h.config["lam"], "γ": h.config["gamma"], "small-γ regime": claims.wd_small(h),
+                     "final L_tr": float(f"{h.final('train_loss'):.3g}"),
+                     "final L_gen": float(f"{h.final('gen_loss'):.3g}"),
+                     "L_tr / paper": round(h.final("train_loss") / lim["paper"][0], 3),
+                     "L_gen / paper": round(h.final("gen_loss") / lim["paper"][1], 3),
+                     "L_tr / ours": round(h.final("train_loss") / lim["our convention"][0], 3),
+                     "L_gen / ours": round(h.final("gen_loss") / lim["our convention"][1], 3)})
+    return rows
+
+
+def weight_decay_data(histories: Sequence[History]) -> dict:
+    """What the weight-decay figure draws: each run's limits, and measured against predicted plateaus."""
+    limits = [weight_decay_limits(h) for h in histories]
+    predicted = [x for lim in limits for x in lim["paper"]]
+    measured = [x for h in histories for x in (h.final("train_loss"), h.final("gen_loss"))]
+    labels = [f"{k} λ={h.config['lam']:g} γ={h.config['gamma']:g}" for h in histories for k in ("tr", "gen")]
+    return {"limits": limits, "predicted": predicted, "measured": measured, "labels": labels}
+
+
+def weight_decay(histories: Sequence[History]) -> dict[str, float | None]:
+    """Regression numbers: the losses at fixed steps and the final plateaus."""
+    return _curves(histories, ("train_loss", "gen_loss"))
+
+
+# --- Δt vs d_out --------------------------------------------------------------------------------------
+def d_out_data(histories: Sequence[History]) -> dict:
+    """Seed means and standard errors of Δt and Δt/d_out, and the isotropic theory's Δt/d_out."""
+    table = claims.d_out_table(histories)
+    ds = list(table)
+    return {"d_outs": ds, "mean": [table[d][0] for d in ds], "sem": [table[d][1] for d in ds],
+            "scaled_mean": [table[d][2] for d in ds], "scaled_sem": [table[d][3] for d in ds],
+            "scaled_theory": [table[d][4] / d for d in ds]}
+
+
+def d_out_table(histories: Sequence[History]) -> list[dict]:
+    """Per d_out: Δt (seed mean ± standard error), Δt / d_out, and the theory's Δt / d_out."""
+    return [{"d_out": d, "Δt": _int(m), "± se": _int(se), "Δt / d_out": _int(ms), "± se ": _int(ses),
+             "theory Δt / d_out": _int(th / d)}
+            for d, (m, se, ms, ses, th) in claims.d_out_table(histories).items()]
+
+
+def d_out(histories: Sequence[History]) -> dict[str, float | None]:
+    """Regression numbers: every run's crossings."""
+    return grok_time(histories)
+
+
+# --- the two nets ---------------------------------------------------------------------------------------
+def nets_table(histories: Sequence[History]) -> list[dict]:
+    """Per net: simulated and rescaled-theory crossings, and the end of training."""
+    rows = []
+    for h in histories:
+        c, row = h.config, measure.crossing(h)
+        rows.append({"model": c["model"], "shape": f"{c['d_in']}-{c['hidden']}-{c['d_out']}",
+                     "t_train": _int(row["t_train"]), "theory t_train": _int(row.get("theory_t_train")),
+                     "t_test": _int(row["t_test"]), "theory t_test": _int(row.get("theory_t_test")),
+                     "final test loss": float(f"{h.final('test_loss'):.3g}"),
+                     "final test acc": round(h.final("test_acc"), 3)})
+    return rows
+
+
+def nets(histories: Sequence[History]) -> dict[str, float | None]:
+    """Regression numbers: the curves at fixed steps and the crossings."""
+    return _curves(histories, ("train_loss", "test_loss", "train_acc", "test_acc"))
+
+
+# --- label noise --------------------------------------------------------------------------------------
+def label_noise_table(histories: Sequence[History]) -> list[dict]:
+    """Per run: σ_n, both crossings and their gap, and the final losses against the noise floors."""
+    rows = []
+    for h in histories:
+        c, row = h.config, measure.crossing(h)
+        lim_tr, lim_gen = theory.noise_fit_limits(h.meta["lam_eff"], c["label_noise"])
+        gap = (abs(row["t_train"] - row["t_test"]) / row["t_test"]
+               if row["t_train"] is not None and row["t_test"] is not None else math.nan)
+        rows.append({"λ": c["lam"], "σ_n": float(f"{c['label_noise']:.3g}"), "t_train": _int(row["t_train"]),
+                     "t_test": _int(row["t_test"]), "gap / t_test": round(gap, 3),
+                     "final L_tr": float(f"{h.final('train_loss'):.3g}"), "σ²(1-λ)": float(f"{lim_tr:.3g}"),
+                     "final L_gen": float(f"{h.final('gen_loss'):.3g}"), "σ²λ/(1-λ)": float(f"{lim_gen:.3g}")})
+    return rows
+
+
+def label_noise(histories: Sequence[History]) -> dict[str, float | None]:
+    """Regression numbers: the curves at fixed steps and the crossings."""
+    return _curves(histories, ("train_loss", "gen_loss", "train_acc", "test_acc"))
+
+
+#: Figure name -> its regression reduction.
+NUMBERS = {
+    "paper_c/loss_curves": loss_curves,
+    "paper_c/agreement": agreement,
+    "paper_c/grok_time": grok_time,
+    "paper_c/weight_decay": weight_decay,
+    "paper_c/d_out": d_out,
+    "paper_c/nets": nets,
+    "paper_c/label_noise": label_noise,
+    "paper_c/modadd_data_ratio": modadd.data_ratio_numbers,
+}

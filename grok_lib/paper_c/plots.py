@@ -1,0 +1,318 @@
+"""Plot functions of Part C. Each takes histories or arrays and an ``Axes``; nothing here trains or fits.
+
+Colours: training in blue, test/generalisation in orange; the simulation is drawn solid, the
+exact theory dashed black-ish, the Marchenko-Pastur theory dotted. Symbols are mathtext.
+"""
+
+from __future__ import annotations
+
+from typing import Mapping, Sequence
+
+import matplotlib.pyplot as plt
+import numpy as np
+
+from ..history import History
+from .modadd import plot_data_ratio
+from .measure import GROK_ACC, acc_curve
+from .theory import mp_density, mp_edges
+
+TRAIN, TEST = "#1f77b4", "#ff7f0e"
+THEORY_STYLE = dict(ls="--", lw=1.1)
+MP_STYLE = dict(ls=":", lw=1.6)
+L_TR, L_GEN, L_TEST = r"$\mathcal{L}_{\mathrm{tr}}$", r"$\mathcal{L}_{\mathrm{gen}}$", r"$\mathcal{L}_{\mathrm{test}}$"
+DT = r"$\Delta t_{\mathrm{grok}}$"
+#: The lowest loss the figures show: ε = 1e-3 is crossed near 1e-4, and the tails below 1e-12 only
+#: repeat the exponential decay down to float underflow.
+LOSS_BOTTOM = 1e-12
+
+
+def _steps(history: History) -> np.ndarray:
+    # step 0 cannot sit on a log axis: it is drawn at 1/2
+    return np.where(history.steps == 0, 0.5, history.steps).astype(np.float64)
+
+
+def _positive(y) -> np.ndarray:
+    y = np.asarray(y, dtype=np.float64)
+    return np.where(y > 0, y, np.nan)
+
+
+def plot_losses(ax, history: History, theory: bool = True, mp: bool = True, test: bool = True) -> None:
+    """Training loss, exact generalisation loss (and the empirical test loss) vs step, log-log,
+    with the run's exact gradient-flow theory (dashed) and the MP theory (dotted) where recorded."""
+    t, m = _steps(history), history.metrics
+    ax.plot(t, _positive(m["train_loss"]), color=TRAIN, lw=2, label=L_TR + " sim")
+    if "gen_loss" in m:
+        ax.plot(t, _positive(m["gen_loss"]), color=TEST, lw=2, label=L_GEN + r" sim ($\|D\|^2/d_{\mathrm{out}}$)")
+    if test:
+        ax.plot(t, _positive(m["test_loss"]), color=TEST, lw=0.8, alpha=0.6, label=L_TEST + " (test set)")
+    if theory and "theory_train_loss" in m:
+        ax.plot(t, _positive(m["theory_train_loss"]), color="k", **THEORY_STYLE, label="exact theory")
+        ax.plot(t, _positive(m["theory_gen_loss"]), color="k", **THEORY_STYLE)
+    if mp and "mp_train_loss" in m:
+        ax.plot(t, _positive(m["mp_train_loss"]), color="0.45", **MP_STYLE, label="MP theory")
+        ax.plot(t, _positive(m["mp_gen_loss"]), color="0.45", **MP_STYLE)
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("step $t$")
+    ax.set_ylabel("loss")
+
+
+def plot_accuracies(ax, history: History, eps: float | None = None, theory: bool = True, mp: bool = False) -> None:
+    """Training and test threshold accuracy vs step (log step axis), with the accuracy law at the
+    theory's losses (erf or incomplete gamma; only for the run's own eps) and the GROK_ACC level."""
+    t, m = _steps(history), history.metrics
+    eps_label = history.config["eps"] if eps is None else eps
+    ax.plot(t, acc_curve(history, "train", eps), color=TRAIN, lw=2, label=r"train, $\epsilon$=" + f"{eps_label:g}")
+    ax.plot(t, acc_curve(history, "test", eps), color=TEST, lw=2, label="test")
+    own = eps is None or eps == history.config["eps"]
+    if theory and own and "theory_train_acc" in m:
+        ax.plot(t, m["theory_train_acc"], color="k", **THEORY_STYLE, label="accuracy law, exact losses")
+        ax.plot(t, m["theory_test_acc"], color="k", **THEORY_STYLE)
+    if mp and own and "mp_train_acc" in m:
+        ax.plot(t, m["mp_train_acc"], color="0.45", **MP_STYLE, label="accuracy law, MP losses")
+        ax.plot(t, m["mp_test_acc"], color="0.45", **MP_STYLE)
+    ax.axhline(GROK_ACC, color="0.6", lw=0.7)
+    ax.set_xscale("log")
+    ax.set_ylim(-0.03, 1.03)
+    ax.set_xlabel("step $t$")
+    ax.set_ylabel("accuracy")
+
+
+def plot_relative_errors(ax, steps, errors: Mapping[str, np.ndarray]) -> None:
+    """Relative errors over time (one line per label), log-log."""
+    t = np.where(np.asarray(steps) == 0, 0.5, steps)
+    for label, err in errors.items():
+        ax.plot(t, _positive(err), lw=1.4, label=label)
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("step $t$")
+    ax.set_ylabel("relative error")
+
+
+def plot_grok_times(ax, lams: Sequence[float], times: Mapping[float, Sequence[float]], formula_lams=None,
+                    formula=None) -> None:
+    """Simulated Delta t_grok vs lambda, one marker series per eps, and the paper's formula (line)."""
+    colors = _eps_colors(times)
+    for eps, dt in times.items():
+        ax.plot(lams, dt, "o-", ms=4, lw=0.8, color=colors[eps], label=r"sim, $\epsilon$=" + f"{eps:g}")
+    if formula is not None:
+        ax.plot(formula_lams, formula, "k-", lw=1.5,
+                label=r"$\ln\frac{1}{1-\sqrt{\lambda}}\,/\,2\eta(1-\sqrt{\lambda})^2$")
+    ax.set_yscale("log")
+    ax.set_xlabel(r"$\lambda = d_{\mathrm{in}}/N_{\mathrm{tr}}$")
+    ax.set_ylabel(DT + " (steps)")
+
+
+def plot_formula_ratios(ax, lams: Sequence[float], ratios: Mapping[float, Sequence[float]]) -> None:
+    """Simulated Delta t_grok over the formula vs lambda, per eps (1 = the formula holds)."""
+    colors = _eps_colors(ratios)
+    for eps, r in ratios.items():
+        ax.plot(lams, r, "o-", ms=4, lw=0.8, color=colors[eps], label=r"$\epsilon$=" + f"{eps:g}")
+    ax.axhline(1.0, color="k", lw=0.8)
+    ax.set_xlabel(r"$\lambda$")
+    ax.set_ylabel(DT + " sim / formula")
+
+
+def _eps_colors(by_eps: Mapping) -> dict:
+    keys = sorted(by_eps, reverse=True)
+    cmap = plt.get_cmap("viridis")
+    return {k: cmap(i / max(len(keys) - 1, 1)) for i, k in enumerate(keys)}
+
+
+def plot_weight_decay(ax, history: History, limits: Mapping[str, tuple[float, float]]) -> None:
+    """A weight-decay run's losses with horizontal lines at predicted plateaus: ``limits`` maps a label
+    (e.g. "paper", "exact fixed point") to (L_tr, L_gen)."""
+    plot_losses(ax, history, theory=True, mp=False, test=False)
+    for (label, (tr, gen)), ls in zip(limits.items(), ["-.", (0, (1, 1)), "--"]):
+        ax.axhline(tr, color=TRAIN, ls=ls, lw=1.0, label=f"{label}: " + L_TR + r"$(\infty)$")
+        ax.axhline(gen, color=TEST, ls=ls, lw=1.0, label=f"{label}: " + L_GEN + r"$(\infty)$")
+
+
+def plot_plateaus(ax, predicted: Sequence[float], measured: Sequence[float], labels: Sequence[str] | None = None,
+                  marker: str = "o") -> None:
+    """Measured plateaus against predicted ones on log-log axes, with the diagonal."""
+    ax.loglog(predicted, measured, marker, ls="none", ms=5)
+    if labels is not None:
+        for x, y, s in zip(predicted, measured, labels):
+            ax.annotate(s, (x, y), fontsize=7, xytext=(3, 3), textcoords="offset points")
+    lo = min(np.min(predicted), np.min(measured)) / 2
+    hi = max(np.max(predicted), np.max(measured)) * 2
+    ax.plot([lo, hi], [lo, hi], "k-", lw=0.7)
+    ax.set_xlabel("predicted plateau")
+    ax.set_ylabel("simulated plateau")
+
+
+def plot_d_out(ax, d_outs: Sequence[int], mean: Sequence[float], sem: Sequence[float], theory=None,
+               label: str = "sim (seed mean)") -> None:
+    """Delta t_grok vs d_out (log axes), seed mean with standard errors, and a theory line if given."""
+    ax.errorbar(d_outs, mean, yerr=sem, fmt="o-", ms=4, lw=1, capsize=2, label=label)
+    if theory is not None:
+        ax.plot(d_outs, theory, "k--", lw=1.1, label="exact theory (isotropic accuracy law)")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel(r"$d_{\mathrm{out}}$")
+    ax.set_ylabel(DT)
+
+
+def plot_label_noise(ax, history: History) -> None:
+    """A label-noise run's losses with the rebuttal's prediction (noiseless exact losses, + sigma_n^2
+    for training) dashed, and the exact theory with the noise dotted."""
+    t, m = _steps(history), history.metrics
+    sigma = history.config["label_noise"]
+    ax.plot(t, _positive(m["train_loss"]), color=TRAIN, lw=2, label=L_TR + r" sim, $\sigma_n$=" + f"{sigma:.3g}")
+    ax.plot(t, _positive(m["gen_loss"]), color=TEST, lw=2, label=L_GEN + " sim")
+    if "noise_pred_train_loss" in m:
+        ax.plot(t, m["noise_pred_train_loss"], color="k", **THEORY_STYLE,
+                label=r"rebuttal: noiseless + $\sigma_n^2$ / unchanged")
+        ax.plot(t, m["noise_pred_gen_loss"], color="k", **THEORY_STYLE)
+    ax.plot(t, _positive(m["theory_train_loss"]), color="0.45", **MP_STYLE, label="exact theory with the noise")
+    ax.plot(t, _positive(m["theory_gen_loss"]), color="0.45", **MP_STYLE)
+    ax.axhline(sigma**2, color="0.7", lw=0.7)
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("step $t$")
+    ax.set_ylabel("loss")
+
+
+def plot_mp_density(ax, lam: float, eigenvalues=None, bins: int = 60) -> None:
+    """The MP bulk density (and the atom's mass as text for lambda > 1) over a histogram of a run's
+    sample-covariance eigenvalues (the nonzero ones), normalised to the same mass."""
+    lo, hi = mp_edges(lam)
+    nu = np.linspace(lo, hi, 400)
+    if eigenvalues is not None:
+        ev = np.asarray(eigenvalues)
+        nz = ev[ev > 0]
+        weights = np.full(len(nz), 1.0 / len(ev))  # mass 1/d_in each, as the density's
+        width = (hi - lo) / bins
+        ax.hist(nz, bins=np.linspace(lo, hi, bins + 1), weights=weights / width, color="0.8",
+                label="sample eigenvalues")
+    ax.plot(nu, mp_density(nu, lam), "k-", lw=1.3, label=r"MP, $\lambda$=" + f"{lam:g}")
+    if lam > 1:
+        ax.text(0.98, 0.95, f"atom at 0: {1 - 1 / lam:.3g}", transform=ax.transAxes, ha="right", va="top")
+    ax.set_xlabel(r"eigenvalue $\nu$ of $\Sigma_{\mathrm{tr}}$")
+    ax.set_ylabel("density")
+
+
+# --- the figures (one per notebook; each composes the panels above) ------------------------------------
+def _title(ax, h: History, extra: str = "") -> None:
+    c = h.config
+    ax.set_title(rf"$\lambda$={c['lam']:g} ($N_{{\mathrm{{tr}}}}$={h.meta['n_train']})" + extra, loc="left")
+
+
+def figure_loss_curves(histories: Sequence[History]):
+    """Losses (top) and threshold accuracies (bottom) vs step, one column per λ, simulation against
+    the exact and the Marchenko-Pastur theory."""
+    fig, axes = plt.subplots(2, len(histories), figsize=(4.4 * len(histories), 7.4), layout="constrained",
+                             squeeze=False)
+    for j, h in enumerate(histories):
+        plot_losses(axes[0, j], h)
+        axes[0, j].set_ylim(LOSS_BOTTOM, None)  # below it: exponential tails down to float underflow
+        _title(axes[0, j], h)
+        plot_accuracies(axes[1, j], h, mp=True)
+    axes[0, 0].legend(fontsize=7)
+    axes[1, 0].legend(fontsize=7, loc="center left")
+    return fig
+
+
+def figure_agreement(histories: Sequence[History], errors: Sequence[Mapping[str, np.ndarray]]):
+    """Top: relative errors over time (``errors[i]`` for run i); bottom: the MP density over each
+    run's sample eigenvalues."""
+    fig, axes = plt.subplots(2, len(histories), figsize=(4.4 * len(histories), 6.8), layout="constrained",
+                             squeeze=False)
+    for j, (h, err) in enumerate(zip(histories, errors)):
+        plot_relative_errors(axes[0, j], h.steps, err)
+        _title(axes[0, j], h)
+        plot_mp_density(axes[1, j], h.meta["lam_eff"], h.snapshots["eigenvalues"][-1])
+    axes[0, 0].legend(fontsize=7)
+    axes[1, 0].legend(fontsize=7)
+    return fig
+
+
+def figure_grok_time(lams, times, formula_lams, formula, ratios):
+    """Δt_grok vs λ per ε with the paper's formula (left), and simulation / formula (right)."""
+    fig, (a, b) = plt.subplots(1, 2, figsize=(11, 4.2), layout="constrained")
+    plot_grok_times(a, lams, times, formula_lams, formula)
+    plot_formula_ratios(b, lams, ratios)
+    a.legend(fontsize=7)
+    b.legend(fontsize=7)
+    return fig
+
+
+def figure_weight_decay(histories: Sequence[History], limits: Sequence[Mapping], predicted, measured, labels):
+    """Each (λ, γ) run's losses with the predicted plateaus (``limits[i]`` for run i), and every measured
+    plateau against the paper's formula (last panel)."""
+    n = len(histories)
+    cols = (n + 1) // 2 + 1
+    fig, axes = plt.subplots(2, cols, figsize=(4.0 * cols, 7.2), layout="constrained", squeeze=False)
+    for i, (h, lim) in enumerate(zip(histories, limits)):
+        ax = axes[i % 2, i // 2]
+        plot_weight_decay(ax, h, lim)
+        ax.set_ylim(min(lim["paper"] + lim["our convention"]) / 30, None)
+        _title(ax, h, rf", $\gamma$={h.config['gamma']:g}")
+    axes[0, 0].legend(fontsize=6)
+    plot_plateaus(axes[0, -1], predicted, measured)  # labels crowd at small gamma: the table has them
+    axes[0, -1].set_title("plateaus against the paper's formula", loc="left")
+    axes[1, -1].axis("off")
+    return fig
+
+
+def figure_d_out(d_outs, mean, sem, scaled_mean, scaled_sem, scaled_theory):
+    """Δt_grok vs d_out in steps (left) and per output, Δt / d_out, with the isotropic theory (right)."""
+    fig, (a, b) = plt.subplots(1, 2, figsize=(11, 4.2), layout="constrained")
+    plot_d_out(a, d_outs, mean, sem)
+    plot_d_out(b, d_outs, scaled_mean, scaled_sem, scaled_theory)
+    b.set_ylabel(DT + r" / $d_{\mathrm{out}}$")
+    b.legend(fontsize=7)
+    return fig
+
+
+def figure_nets(histories: Sequence[History]):
+    """Losses (top) and accuracies (bottom) of the two-layer linear and the tanh student, against the
+    rescaled linear theory (dashed)."""
+    fig, axes = plt.subplots(2, len(histories), figsize=(5.2 * len(histories), 7.2), layout="constrained",
+                             squeeze=False)
+    for j, h in enumerate(histories):
+        c = h.config
+        plot_losses(axes[0, j], h, mp=False, test="gen_loss" not in h.metrics)
+        axes[0, j].set_ylim(LOSS_BOTTOM, None)
+        axes[0, j].set_title(f"{c['model'].replace('_', ' ')} {c['d_in']}-{c['hidden']}-{c['d_out']}", loc="left")
+        plot_accuracies(axes[1, j], h)
+    axes[0, 0].legend(fontsize=7)
+    axes[1, 0].legend(fontsize=7, loc="center left")
+    return fig
+
+
+def figure_label_noise(histories: Sequence[History]):
+    """Each label-noise run: losses with the rebuttal's prediction and the exact theory (top), and the
+    two accuracies (bottom)."""
+    fig, axes = plt.subplots(2, len(histories), figsize=(4.2 * len(histories), 7.2), layout="constrained",
+                             squeeze=False)
+    for j, h in enumerate(histories):
+        if "noise_pred_train_loss" in h.metrics:
+            plot_label_noise(axes[0, j], h)
+        else:
+            plot_losses(axes[0, j], h, mp=False, test=False)
+        axes[0, j].set_ylim(LOSS_BOTTOM, None)
+        _title(axes[0, j], h, rf", $\sigma_n$={h.config['label_noise']:.3g}")
+        plot_accuracies(axes[1, j], h, theory=False)
+        axes[0, j].legend(fontsize=6)
+    axes[1, 0].legend(fontsize=7, loc="center left")
+    return fig
+
+
+def figure_data_ratio(histories: Sequence[History], measured):
+    """Part A's MLP: test accuracy vs epoch per training fraction (seed 0, left) and Δt_grok against the
+    training fraction with the three two-parameter fits (right; ``measured`` is a ``modadd.DataRatio``)."""
+    fig, (a, b) = plt.subplots(1, 2, figsize=(11.5, 4.4), layout="constrained")
+    first = [h for h in histories if h.config["data_seed"] == histories[0].config["data_seed"]]
+    cmap = plt.get_cmap("viridis")
+    for i, h in enumerate(sorted(first, key=lambda h: h.config["train_frac"])):
+        a.plot(np.where(h.steps == 0, 0.5, h.steps), h["test_acc"], color=cmap(i / max(len(first) - 1, 1)),
+               label=f"f = {h.config['train_frac']:g}")
+    a.axhline(GROK_ACC, color="0.6", lw=0.7)
+    a.set_xscale("log")
+    a.set_xlabel("epoch")
+    a.set_ylabel("test accuracy")
+    a.legend(fontsize=7)
+    plot_data_ratio(b, measured)
+    return fig

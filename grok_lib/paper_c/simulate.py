@@ -1,0 +1,502 @@
+"""Paper C's simulation: the teacher-student data and ``train(config) -> History`` (numpy, float64).
+
+Data (all seeded by the config): teacher T and student S_0 with i.i.d. N(0, 1/(2 d_in d_out))
+entries, N_tr = round(d_in / lambda) training inputs and ``n_test`` test inputs x ~ N(0, I)
+(drawn in the eigenbasis of the sample covariance, see :func:`make_data`), labels y = T^T x
+(+ N(0, sigma_n^2) noise on the training labels). Each object has its own random stream, so
+changing lambda keeps the teacher, and a larger N_tr extends the training set.
+
+Students and how they are trained (full-batch GD, learning rate eta, weight decay gamma):
+
+- ``linear`` with ``solver="eigen"``: GD on a linear student is a linear recursion,
+  D_{t+1} = (I - eta (2 Sigma / d_out + gamma)) D_t + eta b, so in the eigenbasis of the *sample*
+  covariance Sigma every step t is an exact power (:func:`theory.exact_state`, discrete): a run
+  costs the same for 10^2 or 10^8 steps. This is GD itself, not its theory: the recorded metrics
+  are measured on the actual training and test samples.
+- ``linear`` with ``solver="direct"``: plain GD steps S <- S - eta (grad L_tr + gamma S) with
+  matrix products over the samples; the check of the eigen path (they agree to ~1e-10).
+- ``two_layer_linear`` (S = W1 W2): GD on W1, W2, with the exact full-batch gradient taken through
+  the sample covariance (dL/dS = (2/d_out)(Sigma D - X^T Xi / N_tr)) in its eigenbasis.
+- ``tanh`` (f(x) = W2^T tanh(W1^T x)): GD with per-sample forward and backward passes.
+  The nets start from W1 ~ N(0, 1/(2 d_in h)), W2 ~ N(0, 1/(2 h d_out)): the paper's
+  initialisation applied to each layer (our reading; it gives the paper's eta -> eta/(2 d_out^2)).
+
+Recorded on :func:`record_steps`: ``train_loss`` and ``test_loss`` (mean squared error / d_out on
+the samples), ``gen_loss`` = ||D||^2 / d_out (exact; linear models only), ``train_acc`` and
+``test_acc`` (fraction with ||error||^2 <= eps), ``train_acc_eps<e>``/``test_acc_eps<e>`` for the
+other thresholds, and the theory on the same steps (see :func:`theory_curves`). The history's
+meta holds the crossing steps (first step with accuracy >= theory.GROK_ACC) for every threshold,
+to 1e-4 relative for the linear student (refined between record steps on the exact state), to
+the record grid for the nets; its snapshot ``eigenvalues`` is the sample spectrum.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+
+import numpy as np
+from tqdm import tqdm
+
+from ..history import History
+from . import theory
+from .config import LinearEstimatorConfig
+
+#: Random streams: one per object, so that each is the same whatever the others' sizes.
+STREAM_TEACHER, STREAM_X_TRAIN, STREAM_NOISE, STREAM_X_TEST, STREAM_TEST_NOISE = 0, 1, 2, 3, 4
+STREAM_S0, STREAM_W1, STREAM_W2 = 10, 11, 12
+#: Modes whose part of D~ is below this fraction of the largest are left out of the per-sample
+#: errors: they change them by less than 1e-13 relative (GD's late steps live in a few soft modes).
+NEGLIGIBLE_MODE = 1e-13
+#: The training inputs are rotated into the eigenbasis when N_tr <= this * d_in (see Rotated).
+ROTATE_TRAIN = 2
+#: Elements per block of per-sample errors (bounds memory: ~16 MB).
+BLOCK = 2_000_000
+#: Elements per round of the crossing search: a round tries up to 15 steps (d_out = 1, memory-bound
+#: products), down to 1 (bisection) for wide outputs, where each step's product is the cost.
+SEARCH_BLOCK = 200_000
+#: The crossing search stops when the bracket is below this fraction of the step (exact to the
+#: step below 10^4 steps; Delta t's error from it is far below the seed-to-seed spread).
+CROSSING_RTOL = 1e-4
+
+
+@dataclass
+class Data:
+    teacher: np.ndarray  # T, (d_in, d_out)
+    x_train: np.ndarray  # (N_tr, d_in)
+    noise_train: np.ndarray  # Xi, (N_tr, d_out): y_train = x_train T + Xi
+    z_test: np.ndarray  # (n_test, d_in): the test inputs' coordinates in the eigenbasis V of Sigma_tr
+    noise_test: np.ndarray  # (n_test, d_out): zeros unless test_label_noise
+    v: np.ndarray  # V (d_in, d_in), eigenvectors of Sigma_tr (ascending eigenvalues s)
+    s: np.ndarray  # the eigenvalues of Sigma_tr
+
+    @property
+    def x_test(self) -> np.ndarray:
+        """The test inputs x = V z (n_test, d_in)."""
+        return self.z_test @ self.v.T
+
+
+def _rng(seed: int, stream: int) -> np.random.Generator:
+    return np.random.default_rng([seed, stream])
+
+
+def make_data(config: LinearEstimatorConfig) -> Data:
+    """The teacher, the training inputs, the sample covariance's eigenbasis, the test inputs and the noise.
+
+    The test inputs are drawn in the eigenbasis: z ~ N(0, I), x = V z. Since V is orthogonal and
+    z is independent of the training set, x ~ N(0, I) independently of it, exactly as a direct
+    draw; drawn this way the n_test x d_in^2 rotation of the test set is never needed.
+    """
+    d_in, d_out, seed = config.d_in, config.d_out, config.data_seed
+    teacher = _rng(seed, STREAM_TEACHER).standard_normal((d_in, d_out)) / math.sqrt(2 * d_in * d_out)
+    x_train = _rng(seed, STREAM_X_TRAIN).standard_normal((config.n_train, d_in))
+    s, v = eigenbasis(config, x_train)
+    noise = config.label_noise * _rng(seed, STREAM_NOISE).standard_normal((config.n_train, d_out))
+    z_test = _rng(seed, STREAM_X_TEST).standard_normal((config.n_test, d_in))
+    noise_test = np.zeros((config.n_test, d_out))
+    if config.test_label_noise:
+        noise_test = config.label_noise * _rng(seed, STREAM_TEST_NOISE).standard_normal((config.n_test, d_out))
+    return Data(teacher, x_train, noise, z_test, noise_test, v, s)
+
+
+def init_linear(config: LinearEstimatorConfig) -> np.ndarray:
+    """S_0 with i.i.d. N(0, 1/(2 d_in d_out)) entries (the paper's initialisation)."""
+    std = 1 / math.sqrt(2 * config.d_in * config.d_out)
+    return _rng(config.init_seed, STREAM_S0).standard_normal((config.d_in, config.d_out)) * std
+
+
+def init_net(config: LinearEstimatorConfig) -> tuple[np.ndarray, np.ndarray]:
+    """W1 ~ N(0, 1/(2 d_in h)) (d_in x h) and W2 ~ N(0, 1/(2 h d_out)) (h x d_out)."""
+    d_in, h, d_out = config.d_in, config.hidden, config.d_out
+    w1 = _rng(config.init_seed, STREAM_W1).standard_normal((d_in, h)) / math.sqrt(2 * d_in * h)
+    w2 = _rng(config.init_seed, STREAM_W2).standard_normal((h, d_out)) / math.sqrt(2 * h * d_out)
+    return w1, w2
+
+
+def record_steps(config: LinearEstimatorConfig) -> np.ndarray:
+    """Step 0, ``n_log`` log-spaced steps, ``n_grid`` regular steps and the last step."""
+    log = np.round(np.geomspace(1, config.steps, config.n_log)).astype(np.int64)
+    grid = np.linspace(0, config.steps, config.n_grid + 1).round().astype(np.int64) if config.n_grid else []
+    return np.unique(np.concatenate([[0, config.steps], log, grid])).astype(np.int64)
+
+
+_EIGEN_CACHE: dict = {}
+
+
+def eigenbasis(config: LinearEstimatorConfig, x_train: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`sample_eigenbasis` of the run's training inputs, cached for the last two input sets:
+    runs that share them (a d_out or gamma sweep) share this O(d_in^3) step."""
+    key = (config.d_in, config.n_train, config.data_seed)
+    if key not in _EIGEN_CACHE:
+        while len(_EIGEN_CACHE) >= 2:
+            _EIGEN_CACHE.pop(next(iter(_EIGEN_CACHE)))
+        _EIGEN_CACHE[key] = sample_eigenbasis(x_train)
+    return _EIGEN_CACHE[key]
+
+
+def sample_eigenbasis(x_train: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(s, V): eigenvalues (ascending) and eigenvectors of Sigma = X^T X / N_tr.
+
+    With N_tr < d_in the smallest d_in - N_tr eigenvalues are exactly 0 (rank N_tr); they are set
+    to 0 rather than left at rounding level. Each eigenvector's sign is fixed (its largest entry is
+    positive), so that the test inputs x = V z do not depend on the LAPACK build's sign choices.
+    """
+    n, d = x_train.shape
+    s, v = np.linalg.eigh(x_train.T @ x_train / n)
+    v *= np.sign(v[np.abs(v).argmax(axis=0), np.arange(d)])
+    if n < d:
+        s[: d - n] = 0.0
+    return np.clip(s, 0.0, None), v
+
+
+class Rotated:
+    """The run's data in the eigenbasis V of Sigma: the spectrum, V^T D_0, V^T T, V^T X^T Xi / N_tr,
+    and the inputs, with which the per-sample errors of any D~ are X V D~ - Xi.
+
+    The training inputs are rotated (X V, once) only when N_tr <= ROTATE_TRAIN d_in: the product
+    then pays for itself through the modes skipped at late times; for large N_tr (small lambda,
+    where every mode decays at a similar rate) the errors are X (V D~) instead.
+    """
+
+    def __init__(self, config: LinearEstimatorConfig, data: Data, s0: np.ndarray):
+        n = config.n_train
+        self.config = config
+        self.s, self.v = data.s, data.v
+        self.d0 = self.v.T @ (s0 - data.teacher)
+        self.teacher = self.v.T @ data.teacher
+        self.h = self.v.T @ (data.x_train.T @ data.noise_train / n)
+        self.noise_sq = float((data.noise_train**2).sum() / n)
+        rotate = n <= ROTATE_TRAIN * config.d_in
+        self.inputs = {"train": data.x_train @ self.v if rotate else data.x_train, "test": data.z_test}
+        self.rotated = {"train": rotate, "test": True}
+        self.noise = {"train": data.noise_train, "test": data.noise_test}
+
+    def sq_errors_of(self, which: str, deltas: np.ndarray) -> np.ndarray:
+        """||D^T x - xi||^2 per state (rows) and sample of ``which`` (columns), for D~ = ``deltas`` (k, d_in, d_out).
+
+        Modes above the last one whose part of D~ reaches NEGLIGIBLE_MODE of the largest are
+        skipped (the eigenvalues ascend, and GD's late states live in the soft modes).
+        """
+        x, noise = self.inputs[which], self.noise[which]
+        n, d_out = noise.shape
+        size = np.abs(deltas).max(axis=(0, 2))
+        big = np.nonzero(size > NEGLIGIBLE_MODE * size.max())[0]
+        m = int(big[-1]) + 1 if len(big) else 0
+        stacked = deltas[:, :m, :].transpose(1, 0, 2).reshape(m, len(deltas) * d_out)  # m may be 0 (D = 0)
+        out = x[:, :m] @ stacked if self.rotated[which] else x @ (self.v[:, :m] @ stacked)
+        err = out.reshape(n, len(deltas), d_out) - noise[:, None, :]
+        return (err**2).sum(axis=2).T
+
+
+class _States:
+    """Per-sample errors and L_gen of a student whose D~_t (eigenbasis) ``deltas(steps)`` gives."""
+
+    rotated: Rotated
+
+    @property
+    def noise(self) -> dict:
+        return self.rotated.noise
+
+    def deltas(self, steps) -> np.ndarray:
+        raise NotImplementedError
+
+    def gen_losses(self, steps) -> np.ndarray:
+        return (self.deltas(steps) ** 2).sum(axis=(1, 2)) / self.rotated.config.d_out
+
+    def sq_errors(self, which: str, steps) -> np.ndarray:
+        """||S_t^T x - y||^2 for every sample of ``which`` (train | test) and step: (len(steps), n)."""
+        n, d_out = self.rotated.noise[which].shape
+        per_block = max(1, BLOCK // (n * d_out))
+        return np.concatenate([self.rotated.sq_errors_of(which, self.deltas(steps[i: i + per_block]))
+                               for i in range(0, len(steps), per_block)], axis=0)
+
+
+class EigenLinear(_States):
+    """The linear student under discrete GD, at any step, by exact powers in the eigenbasis."""
+
+    def __init__(self, config: LinearEstimatorConfig, rotated: Rotated):
+        self.config, self.rotated = config, rotated
+        top = config.eta * (2 * rotated.s[-1] / config.d_out + config.gamma)
+        if top >= 2:
+            raise FloatingPointError(f"GD diverges on this sample: eta (2 s_max / d_out + gamma) = {top:.3g} >= 2")
+
+    def deltas(self, steps) -> np.ndarray:
+        """D~_t for each step, (len(steps), d_in, d_out)."""
+        c, r = self.config, self.rotated
+        phi = theory.decay_factors(r.s, steps, c.eta, c.gamma, c.d_out, discrete=True)
+        g = theory.forcing_factors(r.s, phi, c.gamma, c.d_out)
+        b = theory.forcing(r.teacher, r.h, c.gamma, c.d_out)
+        return phi.T[:, :, None] * r.d0[None] + g.T[:, :, None] * b[None]
+
+
+class StoredStates(_States):
+    """A student whose D~ was kept at the record steps (the two-layer linear net)."""
+
+    def __init__(self, rotated: Rotated, steps, deltas):
+        self.rotated = rotated
+        self.table = dict(zip(np.asarray(steps).tolist(), deltas))
+
+    def deltas(self, steps) -> np.ndarray:
+        return np.stack([self.table[int(t)] for t in steps])
+
+
+class DirectLinear:
+    """The linear student under plain GD steps on the samples; any step, reached by stepping forward
+    from the latest state kept (every state it was asked for is kept)."""
+
+    def __init__(self, config: LinearEstimatorConfig, data: Data, s0: np.ndarray):
+        self.config, self.data = config, data
+        self.y = data.x_train @ data.teacher + data.noise_train
+        self.kept = {0: s0.copy()}
+        self.inputs = {"train": data.x_train, "test": data.x_test}
+        self.noise = {"train": data.noise_train, "test": data.noise_test}
+
+    def _student(self, step: int) -> np.ndarray:
+        c, x = self.config, self.data.x_train
+        start = max(k for k in self.kept if k <= step)
+        s = self.kept[start].copy()
+        scale = 2.0 / (x.shape[0] * c.d_out)
+        for _ in range(step - start):
+            grad = scale * (x.T @ (x @ s - self.y)) + c.gamma * s
+            s -= c.eta * grad
+        self.kept[step] = s
+        return s
+
+    def deltas(self, steps) -> np.ndarray:
+        return np.stack([self._student(int(t)) - self.data.teacher for t in steps])
+
+    def gen_losses(self, steps) -> np.ndarray:
+        return (self.deltas(steps) ** 2).sum(axis=(1, 2)) / self.config.d_out
+
+    def sq_errors(self, which: str, steps) -> np.ndarray:
+        x, noise = self.inputs[which], self.noise[which]
+        return np.stack([((x @ d - noise) ** 2).sum(axis=1) for d in self.deltas(steps)])
+
+
+def refine_crossing(student, which: str, eps: float, level: float, lo: int, hi: int) -> int:
+    """The first step in (lo, hi] with accuracy >= level, given accuracy(lo) < level <= accuracy(hi),
+    to CROSSING_RTOL: a k-way search on the exact state (assumes one crossing between two record steps)."""
+    n, d_out = student.noise[which].shape
+    tries = int(np.clip(SEARCH_BLOCK // (n * d_out), 1, 15))
+    while hi - lo > max(1, CROSSING_RTOL * hi):
+        cand = np.unique(np.linspace(lo, hi, tries + 2).round().astype(np.int64))[1:-1]
+        acc = (student.sq_errors(which, cand) <= eps).mean(axis=1)
+        above = np.nonzero(acc >= level)[0]
+        if len(above) == 0:
+            lo = int(cand[-1])
+        else:
+            j = above[0]
+            hi = int(cand[j])
+            lo = int(cand[j - 1]) if j > 0 else lo
+    return hi
+
+
+def first_step_at_least(steps, values, level: float):
+    """(index, step) of the first recorded value >= level, or (None, None)."""
+    above = np.nonzero(np.asarray(values) >= level)[0]
+    return (None, None) if len(above) == 0 else (int(above[0]), int(steps[above[0]]))
+
+
+def _acc_name(which: str, eps: float, config: LinearEstimatorConfig) -> str:
+    return acc_name(which, eps, config.eps)
+
+
+def acc_name(which: str, eps: float, main_eps: float) -> str:
+    """The metric name of the ``which`` (train | test) accuracy at threshold ``eps``."""
+    return f"{which}_acc" if float(eps) == float(main_eps) else f"{which}_acc_eps{float(eps):g}"
+
+
+def _record_linear_metrics(config: LinearEstimatorConfig, student, steps) -> dict:
+    metrics = {}
+    for which in ("train", "test"):
+        sq = student.sq_errors(which, steps)
+        metrics[f"{which}_loss"] = sq.mean(axis=1) / config.d_out
+        for e in config.all_eps:
+            metrics[_acc_name(which, e, config)] = (sq <= e).mean(axis=1)
+    metrics["gen_loss"] = student.gen_losses(steps)
+    return metrics
+
+
+def _train_linear(config: LinearEstimatorConfig, data: Data, rotated: Rotated | None):
+    s0 = init_linear(config)
+    student = EigenLinear(config, rotated) if config.solver == "eigen" else DirectLinear(config, data, s0)
+    steps = record_steps(config)
+    metrics = _record_linear_metrics(config, student, steps)
+    crossings = []
+    for e in config.all_eps:
+        row = {"eps": e}
+        for which in ("train", "test"):
+            i, step = first_step_at_least(steps, metrics[_acc_name(which, e, config)], theory.GROK_ACC)
+            if i is not None and i > 0:
+                step = refine_crossing(student, which, e, theory.GROK_ACC, int(steps[i - 1]), step)
+            row[f"t_{which}"] = step
+        crossings.append(row)
+    return steps, metrics, crossings
+
+
+# --- two-layer nets ---------------------------------------------------------------------------
+def _train_two_layer_linear(config: LinearEstimatorConfig, data: Data, rotated: Rotated, progress: bool):
+    """GD on S = W1 W2 with the exact full-batch gradient through Sigma, in Sigma's eigenbasis."""
+    s, t_t, h_t = rotated.s[:, None], rotated.teacher, rotated.h
+    w1, w2 = init_net(config)
+    w1 = rotated.v.T @ w1  # W~1 = V^T W1 (W2 is unchanged by the rotation)
+    schedule = set(record_steps(config).tolist())
+    steps, deltas = [], []
+    eta, gamma, k = config.eta, config.gamma, 2.0 / config.d_out
+    for step in tqdm(range(config.steps + 1), desc=f"two-layer linear lam={config.lam:g}", disable=not progress,
+                     mininterval=10, ascii=True):
+        d = w1 @ w2 - t_t
+        if step in schedule:
+            if not np.isfinite(d).all():
+                raise FloatingPointError(f"two-layer linear run diverged at step {step}; lower eta (now {eta})")
+            steps.append(step)
+            deltas.append(d)
+        if step == config.steps:
+            break
+        g = k * (s * d - h_t)  # dL_tr/dS in the eigenbasis
+        w1, w2 = w1 - eta * (g @ w2.T + gamma * w1), w2 - eta * (w1.T @ g + gamma * w2)
+    steps = np.asarray(steps, dtype=np.int64)
+    metrics = _record_linear_metrics(config, StoredStates(rotated, steps, deltas), steps)
+    return steps, metrics, _grid_crossings(config, steps, metrics)
+
+
+def _train_tanh(config: LinearEstimatorConfig, data: Data, progress: bool):
+    """GD on f(x) = W2^T tanh(W1^T x) with per-sample forward and backward passes."""
+    with np.errstate(over="ignore", invalid="ignore"):  # a diverging run is reported at its next record
+        return _tanh_gd(config, data, progress)
+
+
+def _tanh_gd(config: LinearEstimatorConfig, data: Data, progress: bool):
+    x, y = data.x_train, data.x_train @ data.teacher + data.noise_train
+    x_test = data.x_test
+    y_test = x_test @ data.teacher + data.noise_test
+    w1, w2 = init_net(config)
+    schedule = set(record_steps(config).tolist())
+    steps, sq = [], {"train": [], "test": []}
+    eta, gamma, scale = config.eta, config.gamma, 2.0 / (x.shape[0] * config.d_out)
+    for step in tqdm(range(config.steps + 1), desc=f"tanh lam={config.lam:g}", disable=not progress,
+                     mininterval=10, ascii=True):
+        hid = np.tanh(x @ w1)
+        r = hid @ w2 - y
+        if step in schedule:
+            if not np.isfinite(r).all():
+                raise FloatingPointError(f"tanh run diverged at step {step}; lower eta (now {eta})")
+            steps.append(step)
+            sq["train"].append((r**2).sum(axis=1))
+            sq["test"].append(((np.tanh(x_test @ w1) @ w2 - y_test) ** 2).sum(axis=1))
+        if step == config.steps:
+            break
+        g_out = scale * r
+        g_hid = (g_out @ w2.T) * (1 - hid**2)
+        w1, w2 = w1 - eta * (x.T @ g_hid + gamma * w1), w2 - eta * (hid.T @ g_out + gamma * w2)
+    steps = np.asarray(steps, dtype=np.int64)
+    metrics = {}
+    for which in ("train", "test"):
+        errs = np.stack(sq[which])
+        metrics[f"{which}_loss"] = errs.mean(axis=1) / config.d_out
+        for e in config.all_eps:
+            metrics[_acc_name(which, e, config)] = (errs <= e).mean(axis=1)
+    return steps, metrics, _grid_crossings(config, steps, metrics)
+
+
+def _grid_crossings(config, steps, metrics) -> list[dict]:
+    return [{"eps": e, **{f"t_{w}": first_step_at_least(steps, metrics[_acc_name(w, e, config)], theory.GROK_ACC)[1]
+                          for w in ("train", "test")}} for e in config.all_eps]
+
+
+# --- the theory on the run's own data -----------------------------------------------------------
+def theory_curves(config: LinearEstimatorConfig, s, d0_t, teacher_t, h_t, noise_sq, steps) -> dict:
+    """The theory of this run on its record steps, from its own sample spectrum and D_0.
+
+    - ``theory_train_loss``/``theory_gen_loss``: the exact gradient-flow dynamics (the paper's
+      e^{-4 eta Sigma t}); for the nets with the paper's rescaled rate (eta -> eta/(2 d_out^2)).
+    - ``gd_train_loss``/``gd_gen_loss``: the same with discrete GD's (1 - eta Lambda)^t (linear only).
+    - ``mp_train_loss``/``mp_gen_loss``: the Marchenko-Pastur approximation, l0 = this run's
+      L_gen(0) (gamma = 0, linear, without label noise).
+    - ``noise_pred_train_loss``/``noise_pred_gen_loss``: the rebuttal's label-noise prediction, the
+      noiseless exact losses + sigma_n^2 and unchanged (with label noise); ``mp_noise_*_loss``: the
+      book's MP theory that keeps the fitted noise (:func:`theory.mp_noise_losses`; d_out = 1, gamma = 0).
+    - ``theory_train_acc``/``theory_test_acc`` (and ``mp_*_acc``): the accuracy laws at those losses
+      (the test accuracy with noisy test labels at L_gen + sigma_n^2).
+    """
+    c = config
+    eta = c.eta if c.model == "linear" else theory.lr_two_layer_as_linear(c.eta, c.d_out)
+    out = {}
+    tr, gen = theory.exact_losses(steps, s, d0_t, teacher_t, h_t, noise_sq, eta, c.gamma, c.d_out, discrete=False)
+    out["theory_train_loss"], out["theory_gen_loss"] = tr, gen
+    test_extra = c.label_noise**2 if c.test_label_noise else 0.0
+    out["theory_train_acc"] = theory.accuracy(tr, c.eps, c.d_out)
+    out["theory_test_acc"] = theory.accuracy(gen + test_extra, c.eps, c.d_out)
+    if c.model != "linear":
+        return out
+    out["gd_train_loss"], out["gd_gen_loss"] = theory.exact_losses(steps, s, d0_t, teacher_t, h_t, noise_sq, eta,
+                                                                   c.gamma, c.d_out, discrete=True)
+    if c.label_noise > 0:
+        clean_tr, clean_gen = theory.exact_losses(steps, s, d0_t, eta=eta, gamma=c.gamma, d_out=c.d_out)
+        out["noise_pred_train_loss"] = theory.noise_train_loss(clean_tr, c.label_noise)
+        out["noise_pred_gen_loss"] = clean_gen
+        if c.gamma == 0 and c.d_out == 1:
+            l0 = float((d0_t**2).sum())
+            out["mp_noise_train_loss"], out["mp_noise_gen_loss"] = theory.mp_noise_losses(steps, c.lam_eff, eta,
+                                                                                          c.label_noise, l0)
+    if c.gamma == 0 and c.label_noise == 0:
+        l0 = float((d0_t**2).sum() / c.d_out)
+        mtr, mgen = theory.mp_losses(steps, c.lam_eff, eta, c.d_out, l0)
+        out["mp_train_loss"], out["mp_gen_loss"] = mtr, mgen
+        out["mp_train_acc"] = theory.accuracy(mtr, c.eps, c.d_out)
+        out["mp_test_acc"] = theory.accuracy(mgen, c.eps, c.d_out)
+    return out
+
+
+def theory_crossings(config: LinearEstimatorConfig, s, d0_t) -> list[dict]:
+    """Crossing times (continuous) of the exact gradient-flow losses and of MP at every threshold,
+    at the level where the accuracy law gives GROK_ACC (gamma = 0, no label noise; else empty)."""
+    c = config
+    if c.gamma != 0 or c.label_noise != 0:
+        return []
+    eta = c.eta if c.model == "linear" else theory.lr_two_layer_as_linear(c.eta, c.d_out)
+    levels = [theory.loss_at_accuracy(theory.GROK_ACC, e, c.d_out) for e in c.all_eps]
+    t_max = 100.0 * c.steps
+    exact = theory.exact_crossing_times(s, d0_t, eta, levels, c.d_out, t_max=t_max)
+    rows = [{"eps": e, "theory_t_train": a, "theory_t_test": b} for e, (a, b) in zip(c.all_eps, exact)]
+    if c.model == "linear":
+        l0 = float((d0_t**2).sum() / c.d_out)
+        mp = theory.mp_crossing_times(c.lam_eff, eta, levels, c.d_out, l0, t_max=t_max)
+        for row, (a, b) in zip(rows, mp):
+            row |= {"mp_t_train": a, "mp_t_test": b}
+    return rows
+
+
+# --- the trainer ----------------------------------------------------------------------------
+def train(config: LinearEstimatorConfig, progress: bool = True) -> History:
+    """One Paper C run: the simulation on its record steps, the theory on the same steps, the crossings.
+
+    Deterministic: the same config gives identical arrays.
+    """
+    t0 = time.perf_counter()
+    data = make_data(config)
+    # D_0 of the linear student, or of the nets' end-to-end map W1 W2 (their linearisation, tanh'(0) = 1)
+    s0 = init_linear(config) if config.model == "linear" else np.matmul(*init_net(config))
+    rotated = Rotated(config, data, s0)
+    if config.model == "linear":
+        steps, metrics, crossings = _train_linear(config, data, rotated)
+    elif config.model == "two_layer_linear":
+        steps, metrics, crossings = _train_two_layer_linear(config, data, rotated, progress)
+    else:
+        steps, metrics, crossings = _train_tanh(config, data, progress)
+    seconds_sim = time.perf_counter() - t0
+    r = rotated
+    metrics |= theory_curves(config, r.s, r.d0, r.teacher, r.h, r.noise_sq, steps)
+    for row, th in zip(crossings, theory_crossings(config, r.s, r.d0)):
+        row |= th
+    meta = {"model": f"paper_c.{config.model}", "n_train": config.n_train, "lam_eff": config.lam_eff,
+            "grok_acc": theory.GROK_ACC, "crossings": crossings,
+            "crossing_resolution": f"{CROSSING_RTOL:g} relative" if config.model == "linear" else "record grid",
+            "teacher_sq": float((data.teacher**2).sum()), "l0": float((r.d0**2).sum() / config.d_out),
+            "s_min_nonzero": float(r.s[r.s > 0].min()), "s_max": float(r.s.max()),
+            "seconds_sim": round(seconds_sim, 3), "seconds": round(time.perf_counter() - t0, 3)}
+    metrics = {k: np.asarray(v, dtype=np.float64) for k, v in metrics.items()}
+    # the sample spectrum, kept for the MP-density figure (a "snapshot" at step 0)
+    return History(steps=steps, metrics=metrics, config=config.to_dict(), meta=meta,
+                   snapshot_steps=np.array([0], dtype=np.int64), snapshots={"eigenvalues": r.s[None].copy()})

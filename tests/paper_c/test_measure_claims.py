@@ -1,0 +1,93 @@
+"""Paper C's measurements and claims (on tiny runs: the evaluators' mechanics, not the book's verdicts)."""
+
+import math
+
+import numpy as np
+import pytest
+
+from grok_lib.claims import VERDICTS, Result
+from grok_lib.history import History
+from grok_lib.paper_c import claims as cl
+from grok_lib.paper_c import config as cc
+from grok_lib.paper_c import measure as me
+from grok_lib.paper_c import simulate as sim
+
+
+def fake(crossings, eps=1e-3, **config):
+    return History(steps=np.array([0, 1]), metrics={"train_acc": np.zeros(2)},
+                   config={"eps": eps, "eta": 0.01, "d_out": 1} | config,
+                   meta={"crossings": crossings, "lam_eff": 0.5})
+
+
+def test_grokking_time_reads_the_crossings():
+    h = fake([{"eps": 1e-3, "t_train": 100, "t_test": 250, "theory_t_train": 90.0, "theory_t_test": 260.0},
+              {"eps": 1e-5, "t_train": 200, "t_test": None}])
+    assert me.grokking_time(h) == 150
+    assert me.theory_grokking_time(h) == 170.0
+    assert math.isnan(me.grokking_time(h, 1e-5))
+    assert math.isnan(me.theory_grokking_time(h, 1e-5, "mp"))
+    with pytest.raises(KeyError, match="1e-07"):
+        me.crossing(h, 1e-7)
+
+
+def test_grid_crossing_relative_error_plateau_peak_seed_mean():
+    assert me.grid_crossing([0, 10, 20, 30], [0.1, 0.5, 0.96, 1.0]) == 20
+    assert math.isnan(me.grid_crossing([0, 10], [0.1, 0.2]))
+    np.testing.assert_allclose(me.relative_error([1.1, 0.9], [1.0, 1.0]), [0.1, 0.1])
+    worst = me.max_relative_error([2.0, 1.1, 5.0], [1.0, 1.0, 1e-20], floor=1e-10, t=[0, 1, 2], t_max=1)
+    assert worst == pytest.approx(1.0)
+    h = History(steps=np.array([0, 10, 100, 1000, 10000]), metrics={"x": np.array([5.0, 4.0, 3.0, 2.0, 2.0])},
+                config={})
+    assert me.plateau(h, "x", 0.3) == 2.0
+    assert me.peak([1, 2, 5, 10], [1.0, 3.0, 2.0, 0.5]) == (2.0, True)
+    assert me.peak([1, 2, 5], [1.0, 2.0, 3.0]) == (5.0, False)
+    mean, sem = me.seed_mean([1.0, 3.0, None, math.nan])
+    assert mean == 2.0 and sem == pytest.approx(1.0)
+
+
+def test_claim_ids_and_tolerances_come_from_the_constants():
+    ids = [c.id for c in cl.CLAIMS]
+    assert all(i.startswith("C.") for i in ids) and len(set(ids)) == len(ids)
+    assert f"{cl.DYN_OK:.0%}" in cl.REGISTRY["C.dyn.exact"].tolerance
+    assert f"{cl.MP_OK:.0%}" in cl.REGISTRY["C.dyn.mp"].tolerance
+    assert f"{cl.RATIO_BAND[0]:g}, {cl.RATIO_BAND[1]:g}" in cl.REGISTRY["C.grok.formula"].tolerance
+    assert f"{cl.WD_SPREAD:g}" in cl.REGISTRY["C.wd.limits"].tolerance
+    assert f"{cl.PEAK_RANGE[0]}, {cl.PEAK_RANGE[1]}" in cl.REGISTRY["C.dout.peak"].tolerance
+    assert all(c.paper == "C" for c in cl.CLAIMS)
+
+
+@pytest.fixture(scope="module")
+def runs():
+    """Tiny versions of every Part C run set (seconds in all)."""
+    prof = "ci"
+    train = lambda cs: [sim.train(c, progress=False) for c in cs]  # noqa: E731
+    return {
+        "curves": train(cc.curve_configs(prof, lams=(0.3, 0.9, 1.5), grok_eps=(1e-5, 1e-8))),
+        "grok": train(cc.grok_time_configs(prof, lams=(0.1, 0.3, 0.5), grok_eps=(1e-5, 1e-8))),
+        "wd": train(cc.weight_decay_configs(prof, lams=(0.3, 0.5), gammas=(1e-3,), steps=200_000)),
+        "d_out": train(cc.d_out_configs(prof, d_outs=(1, 3, 5), seeds=(0, 1), steps=10**6)),
+        "nets": train(cc.net_configs(prof)),
+        "noise": train(cc.noise_configs(prof, lam=0.3)),
+        "noise_full": train([cc.noise_full_config(prof)]),
+    }
+
+
+def test_every_evaluator_returns_a_result(runs):
+    results = [
+        cl.evaluate_dynamics(runs["curves"]), cl.evaluate_mp(runs["curves"]), cl.evaluate_accuracy_law(runs["curves"]),
+        cl.evaluate_formula(runs["grok"]), cl.evaluate_divergence(runs["grok"]), cl.evaluate_plateau(runs["curves"][2]),
+        cl.evaluate_weight_decay(runs["wd"]), cl.evaluate_d_out(runs["d_out"]), cl.evaluate_two_layer(runs["nets"][0]),
+        cl.evaluate_tanh(runs["nets"][1]), cl.evaluate_noise(runs["noise"]), cl.evaluate_tuned_noise(runs["noise"][-1]),
+        cl.evaluate_tuned_noise_full(runs["noise_full"][0]),
+    ]
+    assert [r.claim.id for r in results] == [c.id for c in cl.CLAIMS]
+    for r in results:
+        assert isinstance(r, Result) and r.verdict in VERDICTS and r.measured
+    # the discrete-GD check inside C.dyn.exact is at rounding level even on tiny runs
+    assert "discrete GD" in results[0].measured
+
+
+def test_formula_ratios_are_measured_not_assumed(runs):
+    ratios = cl.formula_ratios(runs["grok"])
+    assert set(ratios) == set(cl.FORMULA_EPS)
+    assert all(r > 0 and math.isfinite(r) for rs in ratios.values() for r in rs)

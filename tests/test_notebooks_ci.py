@@ -1,0 +1,70 @@
+"""Every part's notebooks, as a user reruns them: the parameters are the setup call's, an unknown
+one stops the notebook before anything runs, and the whole notebook runs to the end at the ci
+profile's sizes, writing beside its output notebook and never into the book.
+
+(``tests/test_reruns.py`` goes further for Part A: drawn combinations of every parameter.)
+"""
+
+import importlib
+import inspect
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+from grok_lib.config import ConfigError
+from grok_lib.paths import parts
+from notebook_exec import code_cells, execute
+
+ROOT = Path(__file__).resolve().parent.parent
+NOTEBOOKS = sorted(nb for part in parts() for nb in (ROOT / "notebooks" / part).glob("*.ipynb"))
+
+
+@pytest.fixture(scope="module", autouse=True)
+def scratch_store(tmp_path_factory):
+    root = tmp_path_factory.mktemp("store") / "runs"
+    old = os.environ.get("GROK_STORE")
+    os.environ["GROK_STORE"] = str(root)
+    yield root
+    if old is None:
+        del os.environ["GROK_STORE"]
+    else:
+        os.environ["GROK_STORE"] = old
+
+
+def setup_of(nb: Path):
+    code = "\n".join(src for _, src in code_cells(nb))
+    name = re.search(r"\bsetup\.(\w+)\(\*\*notebook\.parameters\(globals\(\), setup\.(\w+)\)\)", code)
+    assert name and name.group(1) == name.group(2), "the setup cell passes its namespace to its setup call"
+    return getattr(importlib.import_module(f"grok_lib.{nb.parent.name}.setup"), name.group(1))
+
+
+def book_files() -> dict:
+    watched = [p for p in (ROOT / "book" / "claims").rglob("*.json")] + [p for p in (ROOT / "figures").rglob("*.*")]
+    return {p: p.read_bytes() for p in watched}
+
+
+@pytest.mark.parametrize("nb", NOTEBOOKS, ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_the_parameters_cell_assigns_exactly_the_setup_calls_parameters(nb):
+    src = next(src for tags, src in code_cells(nb) if "parameters" in tags)
+    names = re.findall(r"^(\w+) = ", src, re.M)
+    signature = inspect.signature(setup_of(nb)).parameters
+    assert names == [n for n, p in signature.items() if p.kind is inspect.Parameter.POSITIONAL_OR_KEYWORD]
+
+
+@pytest.mark.parametrize("nb", NOTEBOOKS, ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_an_unknown_parameter_stops_the_notebook_in_its_setup_cell(nb, scratch_store):
+    with pytest.raises(ConfigError, match=r"^unknown parameter\(s\) no_such_knob: this notebook's parameters are "):
+        execute(nb, {"profile": "ci", "no_such_knob": 1})
+    assert not list(scratch_store.rglob("*.npz")) if scratch_store.exists() else True
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("nb", NOTEBOOKS, ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_the_notebook_runs_to_the_end_at_the_ci_profile_and_leaves_the_book_alone(nb, tmp_path):
+    before = book_files()
+    ns, _ = execute(nb, {"profile": "ci"}, output_path=str(tmp_path / "out.ipynb"))
+    assert ns["run"].output == tmp_path / "out_outputs" and not ns["run"].committed
+    assert list((tmp_path / "out_outputs" / "figures").rglob("*.png")), "its figures went beside the output"
+    assert book_files() == before, "a rerun wrote into the book"
