@@ -1,0 +1,32 @@
+"""Paper B: Lyu, Jin, Li, Du, Lee, Hu, "Dichotomy of Early and Late Phase Implicit Biases Can
+Provably Induce Grokking" (ICLR 2024).
+
+Large initialisation (scale alpha) and small weight decay lambda: gradient flow first sits
+in the kernel regime, then switches sharply to the rich regime near continuous time
+t = ln(alpha) / lambda (t = sum of the step sizes).
+
+Modules:
+
+- :mod:`grok_lib.paper_b.config` -- frozen configs of the four experiments, the profiles ci / default /
+  paper and the alpha / lambda sweeps.
+- :mod:`grok_lib.paper_b.diagonal` -- the diagonal linear net <u*u - v*v, x> on sparse classification and
+  on the misgrokking data (numpy float64, explicit gradients).
+- :mod:`grok_lib.paper_b.margins` -- max-L2-margin (dual, L-BFGS-B) and max-L1-margin (linprog / HiGHS)
+  linear classifiers of a training set.
+- :mod:`grok_lib.paper_b.matrix_completion` -- W = U U^T - V V^T on the multiplication table.
+- :mod:`grok_lib.paper_b.modadd` -- the two-layer ReLU net on modular addition (torch, float32, CPU).
+- :mod:`grok_lib.paper_b.bridge` -- the bridge to Part A: its config, profiles and alpha x lambda sweep
+  (Paper A's MLP and AdamW from alpha times the standard initialisation).
+- :mod:`grok_lib.paper_b.bridge_train` -- the bridge's trainer (Paper A's model and split, plain AdamW).
+- :mod:`grok_lib.paper_b.measure` -- transition steps, fractions of ln(alpha) / lambda, window, limit and
+  slope fits, the bridge's delays.
+- :mod:`grok_lib.paper_b.figures` -- each figure's key numbers (printed, regression-tested, read by the claims).
+- :mod:`grok_lib.paper_b.plots` -- axis-level and figure-level plot functions that take histories or arrays.
+- :mod:`grok_lib.paper_b.claims` -- the registry of Paper B's claims, their tolerances and evaluators.
+- :mod:`grok_lib.paper_b.setup` -- the one call each Part B notebook makes: parameters in, configs and
+  histories out.
+- :mod:`grok_lib.paper_b.kinds` -- Paper B's rows in the table of run kinds (imported here, so they always
+  exist).
+"""
+
+from . import kinds  # noqa: F401 (registers Paper B's run kinds)

@@ -1,0 +1,498 @@
+"""The key numbers of each Part B figure, computed once.
+
+For every figure two kinds of function live here:
+
+- ``<figure>_table(...)`` (and a few companion tables): the rows the notebook prints (nbval
+  compares them, so values are rounded to stable digits);
+- a regression reduction ``<figure>_numbers(histories)`` of the notebook's runs, for
+  ``tests/figure_numbers/paper_b/<figure>.json`` (compared by :func:`grok_lib.figure_numbers.compare`:
+  names starting ``T_`` are steps, names containing ``acc`` accuracies, the rest relative).
+
+:data:`NUMBERS` maps each figure name to its reduction and :data:`NOTEBOOK_OF` to the notebook
+whose runs feed it. Every function takes a notebook's histories in the order its setup call
+planned them (:mod:`grok_lib.paper_b.setup`) and picks its runs with the ``split_*`` helpers.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Sequence
+
+import numpy as np
+
+from ..figure_numbers import none_if_nan
+from ..history import History
+from . import measure
+from .claims import BRIDGE_ACC, KERNEL_WINDOW, PAPER_FIG1A_FRACTIONS
+from .matrix_completion import target
+
+#: Points of the clock lambda t / ln(alpha) at which curves are guarded (the nearest recorded step).
+CLOCK_POINTS = (0.0, 0.1, 0.25, 0.5, 0.75, 1.0, 1.5, 2.0)
+#: The paper's Fig. 1a: alpha, lambda, lr, transition start and end (steps), and ln(alpha) / lambda in steps.
+PAPER_FIG1A = {"alpha": 128.0, "weight_decay": 1e-3, "lr": 0.01, "start": 1.7e5, "end": 3.6e5,
+               "unit_steps": math.log(128.0) / (1e-3 * 0.01)}
+#: The bridge's train fit: first recorded step with train accuracy >= this.
+FIT_ACC = 0.99
+
+
+# --- picking runs -----------------------------------------------------------------------------------
+def unique(histories: Sequence[History]) -> list[History]:
+    """``histories`` without repeats (a run in both sweeps), in order."""
+    seen, out = set(), []
+    for h in histories:
+        key = h.meta.get("key") or repr(sorted(h.config.items()))
+        if key not in seen:
+            seen.add(key)
+            out.append(h)
+    return out
+
+
+def _split(runs: list[History]) -> tuple[list[History], list[History]]:
+    """(alpha sweep: runs at the first run's lambda, by alpha; lambda sweep: runs at the last run's alpha, by lambda)."""
+    lam, alpha = runs[0].config["weight_decay"], runs[-1].config["alpha"]
+    alpha_sweep = sorted((h for h in runs if h.config["weight_decay"] == lam), key=lambda h: h.config["alpha"])
+    lambda_sweep = sorted((h for h in runs if h.config["alpha"] == alpha), key=lambda h: h.config["weight_decay"])
+    return alpha_sweep, lambda_sweep
+
+
+def sparse_runs(histories: Sequence[History]) -> list[History]:
+    """The sparse-classification runs (in order, once each)."""
+    return [h for h in unique(histories) if "k" in h.config and "gamma" not in h.config]
+
+
+def split_sparse(histories: Sequence[History]) -> tuple[list[History], list[History]]:
+    """(the alpha sweep, the lambda sweep) of the sparse runs."""
+    return _split(sparse_runs(histories))
+
+
+def focus_run(alpha_sweep: Sequence[History], lambda_sweep: Sequence[History]) -> History:
+    """The run both sweeps share (the profile's alpha and lambda: alpha = 128 in every profile but ci)."""
+    alpha, lam = lambda_sweep[0].config["alpha"], alpha_sweep[0].config["weight_decay"]
+    return next(h for h in alpha_sweep if h.config["alpha"] == alpha and h.config["weight_decay"] == lam)
+
+
+def misgrokking_run(histories: Sequence[History]) -> History:
+    return next(h for h in histories if "gamma" in h.config)
+
+
+def matrix_completion_run(histories: Sequence[History]) -> History:
+    return next(h for h in histories if "observed_frac" in h.config)
+
+
+def split_modadd(histories: Sequence[History]) -> tuple[list[History], list[History]]:
+    """(the alpha sweep, the lambda sweep) of the modular-addition runs."""
+    return _split([h for h in unique(histories) if h.meta.get("model") == "paper_b.modadd"])
+
+
+def bridge_runs(histories: Sequence[History]) -> list[History]:
+    """The bridge's runs, by lambda then alpha."""
+    runs = [h for h in unique(histories) if h.meta.get("model") == "paper_b.init_scale"]
+    return sorted(runs, key=lambda h: (h.config["weight_decay"], h.config["alpha"]))
+
+
+# --- small readers ---------------------------------------------------------------------------------
+def try_fit(fit, *args):
+    """``fit(*args)``, or None where the runs give fewer than two points to fit (a short rerun)."""
+    try:
+        return fit(*args)
+    except ValueError:
+        return None
+
+
+def _attr(fit, name: str, scale: float = 1.0) -> float:
+    return getattr(fit, name) * scale if fit is not None else math.nan
+
+def _tag(h: History) -> str:
+    return f"a={h.config['alpha']:g},wd={h.config['weight_decay']:g}"
+
+
+def _r(x, digits: int = 3):
+    """``x`` rounded (nan stays nan: printed as 'never')."""
+    return round(float(x), digits) if x is not None and math.isfinite(float(x)) else math.nan
+
+
+def _step(crossing) -> float:
+    return float(crossing.step) if crossing else math.nan
+
+
+def at_clock(h: History, metric: str, x: float) -> float:
+    """``metric`` at the recorded step whose clock lambda t / ln(alpha) is nearest ``x``."""
+    return float(h[metric][int(np.argmin(np.abs(measure.clock(h) - x)))])
+
+
+def at_clocks(h: History, names: Sequence[str], points: Sequence[float] = CLOCK_POINTS) -> dict:
+    """``tag/name@clock<x>`` for each name and clock point (None for NaN)."""
+    return {f"{_tag(h)}/{name}@clock{x:g}": none_if_nan(at_clock(h, name, x)) for x in points for name in names}
+
+
+def at_steps(h: History, names: Sequence[str], steps: Sequence[int]) -> dict:
+    """``tag/name@<step>`` for each name at the last recorded step <= each step, and at the end."""
+    return {f"{_tag(h)}/{name}@{s}": none_if_nan(h.at(name, s)) for s in (*steps, int(h.steps[-1])) for name in names}
+
+
+# --- sparse classification (Fig. 1a) --------------------------------------------------------------
+def step_size_table(histories: Sequence[History]) -> list[dict]:
+    """How the step size was lowered: per run the cap lr, the smallest step taken at a recorded step, the
+    first recorded step at the cap, and the continuous time and clock where the run ended."""
+    rows = []
+    for h in sparse_runs(histories):
+        lr = np.asarray(h["lr"])
+        cap = float(h.config["lr"])
+        at_cap = h.steps[lr >= cap * (1 - 1e-12)]
+        rows.append({"alpha": h.config["alpha"], "lambda": h.config["weight_decay"], "steps": int(h.config["steps"]),
+                     "lr cap": cap, "smallest step": float(f"{lr.min():.3g}"),
+                     "at cap from step": int(at_cap[0]) if at_cap.size else math.nan,
+                     "t at end": _r(measure.continuous_time(h)[-1], 1), "clock at end": _r(measure.clock(h)[-1])})
+    return rows
+
+
+def transition_row(h: History) -> dict:
+    tr = measure.accuracy_transition(h)
+    s, e = tr.fractions
+    return {"alpha": h.config["alpha"], "lambda": h.config["weight_decay"],
+            "ln(a)/l (t)": _r(measure.clock_unit(h.config), 1),
+            "ln(a)/l (steps at cap)": int(round(measure.clock_unit(h.config) / float(h.config["lr"]))),
+            "start step": _step(tr.start), "end step": _step(tr.end), "start frac": _r(s), "end frac": _r(e)}
+
+
+def transition_table(histories: Sequence[History]) -> list[dict]:
+    """Per sparse run: ln(alpha) / lambda, the transition's start / end (first test accuracy >= 0.6 / >= 0.9)
+    as steps and as fractions of ln(alpha) / lambda."""
+    return [transition_row(h) for h in sparse_runs(histories)]
+
+
+def paper_table(histories: Sequence[History]) -> list[dict]:
+    """The paper's Fig. 1a numbers beside this book's runs at the profile's alpha (every lambda)."""
+    p = PAPER_FIG1A
+    rows = [{"source": "paper, Fig. 1a", "alpha": p["alpha"], "lambda": p["weight_decay"], "lr": p["lr"],
+             "ln(a)/l (steps)": float(f"{p['unit_steps']:.3g}"), "start step": p["start"], "end step": p["end"],
+             "start frac": _r(PAPER_FIG1A_FRACTIONS[0]), "end frac": _r(PAPER_FIG1A_FRACTIONS[1])}]
+    _, lambda_sweep = split_sparse(histories)
+    for h in lambda_sweep:
+        r = transition_row(h)
+        rows.append({"source": "this book", "alpha": r["alpha"], "lambda": r["lambda"], "lr": float(h.config["lr"]),
+                     "ln(a)/l (steps)": r["ln(a)/l (steps at cap)"], "start step": r["start step"],
+                     "end step": r["end step"], "start frac": r["start frac"], "end frac": r["end frac"]})
+    return rows
+
+
+def window_table(histories: Sequence[History]) -> list[dict]:
+    """The window (1 +- c) ln(alpha) / lambda fitted to the alpha sweep, the fractions' limit for alpha -> infinity,
+    and the slopes of the end time against ln(alpha) and 1 / lambda, each beside the theory's value."""
+    alpha_sweep, lambda_sweep = split_sparse(histories)
+    fr = [measure.accuracy_transition(h).fractions for h in alpha_sweep]
+    win = measure.window_fit([f[0] for f in fr], [f[1] for f in fr])
+    big = [h for h in alpha_sweep if h.config["alpha"] > 1]
+    ls, le = try_fit(measure.fraction_limits, big) or (None, None)
+    lam = float(alpha_sweep[0].config["weight_decay"])
+    alpha = float(lambda_sweep[0].config["alpha"])
+    fa, fl = try_fit(measure.fit_vs_log_alpha, alpha_sweep), try_fit(measure.fit_vs_inverse_lambda, lambda_sweep)
+    return [
+        {"quantity": "window c (smallest holding every run)", "measured": _r(win.c), "theory": "any c in (0, 1)"},
+        {"quantity": "mean midpoint (start+end)/2", "measured": _r(win.center), "theory": "1 (alpha -> inf)"},
+        {"quantity": "mean half width (end-start)/2", "measured": _r(win.half_width), "theory": "0 (alpha -> inf)"},
+        {"quantity": "start fraction at 1/ln(a) = 0", "measured": _r(_attr(ls, "intercept")), "theory": "1"},
+        {"quantity": "end fraction at 1/ln(a) = 0", "measured": _r(_attr(le, "intercept")), "theory": "1"},
+        {"quantity": "start: slope in 1/ln(a)", "measured": _r(_attr(ls, "slope")), "theory": "(finite-alpha offset)"},
+        {"quantity": "end: slope in 1/ln(a)", "measured": _r(_attr(le, "slope")), "theory": "(finite-alpha offset)"},
+        {"quantity": f"end time t vs ln(a): slope x lambda ({lam:g})", "measured": _r(_attr(fa, "slope", lam)),
+         "theory": "1"},
+        {"quantity": f"end time t vs 1/lambda: slope / ln(a) ({alpha:g})",
+         "measured": _r(_attr(fl, "slope", 1 / math.log(alpha)) if alpha > 1 else math.nan), "theory": "1"},
+    ]
+
+
+def fig1a_sparse_numbers(histories: Sequence[History]) -> dict:
+    """Fig. 1a: the focus run's accuracies and losses, and every alpha run's norm, at clock points."""
+    alpha_sweep, lambda_sweep = split_sparse(histories)
+    values = at_clocks(focus_run(alpha_sweep, lambda_sweep), ("train_acc", "test_acc", "train_loss", "test_loss"))
+    for h in alpha_sweep:
+        values |= at_clocks(h, ("norm",))
+    return values
+
+
+def sparse_sweeps_numbers(histories: Sequence[History]) -> dict:
+    """The sweeps: every run's test accuracy at clock points and its transition steps."""
+    values = {}
+    for h in sparse_runs(histories):
+        values |= at_clocks(h, ("test_acc",))
+        tr = measure.accuracy_transition(h)
+        values[f"{_tag(h)}/T_start"] = none_if_nan(_step(tr.start))
+        values[f"{_tag(h)}/T_end"] = none_if_nan(_step(tr.end))
+    return values
+
+
+def sparse_transition_numbers(histories: Sequence[History]) -> dict:
+    """The transition figure: fractions per run, the window, the limits and the slopes."""
+    values = {}
+    for h in sparse_runs(histories):
+        s, e = measure.accuracy_transition(h).fractions
+        values[f"{_tag(h)}/start_frac"], values[f"{_tag(h)}/end_frac"] = none_if_nan(s), none_if_nan(e)
+    for row in window_table(histories):
+        values[f"window/{row['quantity']}"] = none_if_nan(row["measured"])
+    return values
+
+
+# --- kernel vs rich: the margin classifiers ----------------------------------------------------------
+def margin_table(histories: Sequence[History]) -> list[dict]:
+    """The max-L2 and max-L1 margin classifiers of each data set (computed from the data, not from training)."""
+    rows = []
+    for name, h in (("sparse", sparse_runs(histories)[0]), ("misgrokking", misgrokking_run(histories))):
+        m = h.meta
+        for norm in ("l2", "l1"):
+            rows.append({"data": name, "classifier": f"max-{norm.upper()} margin", "margin": _r(m[f"{norm}_margin"], 4),
+                         "train acc": _r(m[f"{norm}_train_acc"]), "test acc": _r(m[f"{norm}_test_acc"]),
+                         "cos(L1, L2)": _r(m["cos_l1_l2"])})
+    return rows
+
+
+def regime_row(h: History) -> dict:
+    lo, hi = KERNEL_WINDOW
+    return {"alpha": h.config["alpha"], "lambda": h.config["weight_decay"],
+            "cos L2 early": _r(measure.value_in_clock(h, "cos_l2", lo, hi)), "cos L2 end": _r(h.final("cos_l2")),
+            "cos L1 early": _r(measure.value_in_clock(h, "cos_l1", lo, hi)), "cos L1 end": _r(h.final("cos_l1")),
+            "cos w* end": _r(h.final("cos_star")),
+            "net test early": _r(measure.value_in_clock(h, "test_acc", lo, hi)), "L2 test": _r(h.meta["l2_test_acc"]),
+            "net test end": _r(h.final("test_acc")), "L1 test": _r(h.meta["l1_test_acc"])}
+
+
+def regime_table(histories: Sequence[History]) -> list[dict]:
+    """Per sparse run and the misgrokking run: cosines of beta with each classifier early (kernel window of
+    the clock) and at the end, and the net's test accuracy beside the classifiers'."""
+    return [regime_row(h) for h in [*sparse_runs(histories), misgrokking_run(histories)]]
+
+
+def misgrokking_table(histories: Sequence[History]) -> list[dict]:
+    """The misgrokking run: test accuracy early, at its peak and at the end, and when it fell below 0.9 / 0.75."""
+    h = misgrokking_run(histories)
+    peak = int(np.argmax(h["test_acc"]))
+    rows = [{"reading": "test acc, kernel window (median)", "value": _r(measure.value_in_clock(h, "test_acc", *KERNEL_WINDOW))},
+            {"reading": "test acc, peak", "value": _r(h["test_acc"][peak])},
+            {"reading": "step of the peak", "value": int(h.steps[peak])},
+            {"reading": "test acc, end", "value": _r(h.final("test_acc"))},
+            {"reading": "clock at the end", "value": _r(measure.clock(h)[-1])}]
+    for level in (0.9, 0.75):
+        c = measure.first_crossing(h, "test_acc", level, above=False, after_step=int(h.steps[peak]))
+        rows.append({"reading": f"first step after the peak with test acc <= {level}", "value": _step(c)})
+        rows.append({"reading": "  its clock", "value": _r(c.fraction) if c else math.nan})
+    return rows
+
+
+def margins_sparse_numbers(histories: Sequence[History]) -> dict:
+    """Kernel vs rich on sparse data: cosines at clock points for every sparse run, and the classifiers."""
+    values = {}
+    for h in sparse_runs(histories):
+        values |= at_clocks(h, ("cos_l2", "cos_l1", "cos_star"))
+    m = sparse_runs(histories)[0].meta
+    values |= {f"sparse/{k}": m[k] for k in ("l2_margin", "l1_margin", "l2_test_acc", "l1_test_acc", "cos_l1_l2")}
+    return values
+
+
+def misgrokking_numbers(histories: Sequence[History]) -> dict:
+    """Misgrokking: accuracies and cosines at clock points, and the classifiers."""
+    h = misgrokking_run(histories)
+    values = at_clocks(h, ("train_acc", "test_acc", "cos_l2", "cos_l1", "cos_star"), (*CLOCK_POINTS, 2.4))
+    values |= {f"misgrokking/{k}": h.meta[k] for k in ("l2_margin", "l1_margin", "l2_test_acc", "l1_test_acc",
+                                                       "cos_l1_l2")}
+    return values
+
+
+# --- matrix completion -----------------------------------------------------------------------------------
+def matrix_completion_table(histories: Sequence[History]) -> list[dict]:
+    """The run's readings: the kernel plateau, the transition on the clock, the recovery."""
+    h = matrix_completion_run(histories)
+    t = measure.continuous_time(h)
+    fit = np.flatnonzero(h["train_mse"] <= 0.01 * h["train_mse"][0])
+    tr = measure.drop_transition(h)
+    s, e = tr.fractions
+    target_rms = float(np.sqrt(np.mean(target(int(h.config["d"])) ** 2)))
+    lo, hi = KERNEL_WINDOW
+    return [
+        {"reading": "observed entries |Omega|", "value": h.meta["n_observed"]},
+        {"reading": "train MSE <= 1% of initial: first step", "value": int(h.steps[fit[0]]) if fit.size else math.nan},
+        {"reading": "  its continuous time t", "value": _r(t[fit[0]], 2) if fit.size else math.nan},
+        {"reading": "max RMS of W off Omega u Omega^T / RMS(X*), clock <= 0.5",
+         "value": float(f"{measure.value_in_clock(h, 'far_rms', 0.0, 0.5, np.max) / target_rms:.3g}")},
+        {"reading": "test MSE, kernel plateau (clock 0.1)", "value": _r(measure.plateau(h), 4)},
+        {"reading": "test MSE of predicting 0 (the init)", "value": _r(h.meta["zero_test_mse"], 4)},
+        {"reading": "10% drop from the plateau: step", "value": _step(tr.start)},
+        {"reading": "  its clock", "value": _r(s)},
+        {"reading": "90% drop from the plateau: step", "value": _step(tr.end)},
+        {"reading": "  its clock", "value": _r(e)},
+        {"reading": "test MSE, end", "value": _r(h.final("test_mse"), 4)},
+        {"reading": "stable rank, kernel window (median) -> end",
+         "value": f"{measure.value_in_clock(h, 'stable_rank', lo, hi):.2f} -> {h.final('stable_rank'):.2f}"},
+        {"reading": "nuclear norm, kernel window (median) -> end (X*: target)",
+         "value": f"{measure.value_in_clock(h, 'nuclear', lo, hi):.1f} -> {h.final('nuclear'):.1f} "
+                  f"({h.meta['target_nuclear']:.1f})"},
+        {"reading": "clock at the end of the run", "value": _r(measure.clock(h)[-1])},
+    ]
+
+
+def matrix_completion_numbers(histories: Sequence[History]) -> dict:
+    """Matrix completion: the errors, the off-support RMS, nuclear norm and stable rank at clock points; the
+    drop transition's steps."""
+    h = matrix_completion_run(histories)
+    values = at_clocks(h, ("train_mse", "test_mse", "far_rms", "nuclear", "stable_rank"),
+                       (*CLOCK_POINTS, 3.0, 4.0))
+    tr = measure.drop_transition(h)
+    values["mc/T_drop10"], values["mc/T_drop90"] = none_if_nan(_step(tr.start)), none_if_nan(_step(tr.end))
+    return values
+
+
+# --- modular addition (Paper B's MLP) ------------------------------------------------------------------
+MODADD_STEPS = (0, 500, 1000, 1500, 2000, 3000)
+
+
+def modadd_table(histories: Sequence[History]) -> list[dict]:
+    """Per run of both sweeps: the transition steps and times, ln(alpha) / lambda, the end on the clock."""
+    alpha_sweep, lambda_sweep = split_modadd(histories)
+    rows = []
+    for h in unique([*alpha_sweep, *lambda_sweep]):
+        tr = measure.accuracy_transition(h)
+        unit = measure.clock_unit(h.config)
+        rows.append({"alpha": h.config["alpha"], "lambda": h.config["weight_decay"],
+                     "train acc 1 at": _step(measure.first_crossing(h, "train_acc", 1.0)),
+                     "start step": _step(tr.start), "end step": _step(tr.end),
+                     "end t": _r(tr.end.t, 1) if tr.end else math.nan,
+                     "ln(a)/l (t)": _r(unit, 0) if math.isfinite(unit) else "n/a",
+                     "end frac": _r(tr.fractions[1]) if math.isfinite(unit) else "n/a",
+                     "final test acc": _r(h.final("test_acc"))})
+    return rows
+
+
+def modadd_shift_table(histories: Sequence[History]) -> list[dict]:
+    """Between consecutive alphas of the alpha sweep: the shift of the end time t against the clock's
+    prediction ln(alpha2 / alpha1) / lambda (the offset-free reading of the ln(alpha) law)."""
+    alpha_sweep, _ = split_modadd(histories)
+    times = measure.transition_times(alpha_sweep)
+    rows = []
+    for (h1, t1), (h2, t2) in zip(zip(alpha_sweep, times), list(zip(alpha_sweep, times))[1:]):
+        a1, a2, lam = float(h1.config["alpha"]), float(h2.config["alpha"]), float(h1.config["weight_decay"])
+        pred = math.log(a2 / a1) / lam
+        rows.append({"alpha": f"{a1:g} -> {a2:g}", "shift of end t": _r(t2 - t1, 1),
+                     "ln(a2/a1)/lambda": _r(pred, 0), "ratio": _r((t2 - t1) / pred)})
+    return rows
+
+
+def modadd_fit_table(histories: Sequence[History]) -> list[dict]:
+    """The end time t against ln(alpha) and against 1 / lambda: fitted slope, its theory value, R^2."""
+    alpha_sweep, lambda_sweep = split_modadd(histories)
+    lam, alpha = float(alpha_sweep[0].config["weight_decay"]), float(lambda_sweep[0].config["alpha"])
+    fa, fl = try_fit(measure.fit_vs_log_alpha, alpha_sweep), try_fit(measure.fit_vs_inverse_lambda, lambda_sweep)
+    log_a = math.log(alpha) if alpha > 1 else math.nan
+    return [{"fit": f"t vs ln(a) at lambda {lam:g}", "slope": _r(_attr(fa, "slope"), 1),
+             "+-": _r(_attr(fa, "slope_se"), 1), "theory slope": _r(1 / lam, 1), "ratio": _r(_attr(fa, "slope", lam)),
+             "R^2": _r(_attr(fa, "r2")), "runs": fa.n if fa else 0},
+            {"fit": f"t vs 1/lambda at alpha {alpha:g}", "slope": _r(_attr(fl, "slope"), 3),
+             "+-": _r(_attr(fl, "slope_se"), 3), "theory slope": _r(log_a, 3), "ratio": _r(_attr(fl, "slope") / log_a),
+             "R^2": _r(_attr(fl, "r2")), "runs": fl.n if fl else 0}]
+
+
+def modadd_sweeps_numbers(histories: Sequence[History]) -> dict:
+    """Modular addition: accuracies and losses at fixed steps, and the transition steps, per run."""
+    values = {}
+    for h in unique([*split_modadd(histories)[0], *split_modadd(histories)[1]]):
+        values |= at_steps(h, ("train_acc", "test_acc", "test_loss", "norm"), MODADD_STEPS)
+        tr = measure.accuracy_transition(h)
+        values[f"{_tag(h)}/T_start"], values[f"{_tag(h)}/T_end"] = none_if_nan(_step(tr.start)), none_if_nan(_step(tr.end))
+    return values
+
+
+def modadd_fits_numbers(histories: Sequence[History]) -> dict:
+    """Modular addition: the two fits."""
+    values = {}
+    for row in modadd_fit_table(histories):
+        for k in ("slope", "ratio", "R^2"):
+            values[f"{row['fit']}/{k}"] = none_if_nan(row[k])
+    return values
+
+
+# --- the bridge to Part A ---------------------------------------------------------------------------------
+BRIDGE_STEPS = (0, 100, 200, 400, 800, 1200, 1600, 2000, 2400, 2800)
+
+
+def bridge_table(histories: Sequence[History]) -> list[dict]:
+    """Per bridge run: the train fit and grokking steps, their delays against alpha = 1 at the same lambda, the
+    shrinking clock ln(alpha) / (lambda lr) and Adam's memory 4 ln(alpha) / (1 - beta2), in steps."""
+    runs = bridge_runs(histories)
+    delays = {(d.alpha, d.weight_decay): d for d in measure.delays(runs, BRIDGE_ACC)}
+    fits = {(d.alpha, d.weight_decay): d for d in measure.delays(runs, FIT_ACC, "train_acc")}
+    rows = []
+    for h in runs:
+        key = (float(h.config["alpha"]), float(h.config["weight_decay"]))
+        g, f = delays[key], fits[key]
+        rows.append({"lambda": key[1], "alpha": key[0], "fit step": f.step, "grok step": g.step,
+                     "fit delay": f.delay, "grok delay": g.delay,
+                     "ln(a)/(l lr)": _r(g.predicted, 0),
+                     "4 ln(a)/(1-b2)": _r(4 * math.log(key[0]) / (1 - float(h.config["beta2"])), 0),
+                     "grok delay / ln(a)/(l lr)": _r(g.delay / g.predicted, 2) if key[0] > 1 else "n/a",
+                     "final test acc": _r(h.final("test_acc"))})
+    return rows
+
+
+def bridge_delay_rows(histories: Sequence[History]) -> list[dict]:
+    """The rows :func:`grok_lib.paper_b.plots.delay_panel` draws."""
+    runs = bridge_runs(histories)
+    by = {(float(h.config["alpha"]), float(h.config["weight_decay"])): h for h in runs}
+    return [r | {"lr": float(by[(r["alpha"], r["lambda"])].config["lr"]),
+                 "beta2": float(by[(r["alpha"], r["lambda"])].config["beta2"]), "weight_decay": r["lambda"]}
+            for r in bridge_table(histories)]
+
+
+def bridge_fit_table(histories: Sequence[History]) -> list[dict]:
+    """Per lambda: least-squares slopes through the origin of the grokking and train-fit delays against the
+    shrinking clock ln(alpha) / (lambda lr) and against Adam's memory 4 ln(alpha) / (1 - beta2) (alpha > 1)."""
+    runs = bridge_runs(histories)
+    beta2 = {(float(h.config["alpha"]), float(h.config["weight_decay"])): float(h.config["beta2"]) for h in runs}
+    groks = [d for d in measure.delays(runs, BRIDGE_ACC) if d.alpha > 1]
+    fits = [d for d in measure.delays(runs, FIT_ACC, "train_acc") if d.alpha > 1]
+    rows = []
+    for lam in sorted({d.weight_decay for d in groks}):
+        row = {"lambda": lam}
+        for name, ds in (("grok", groks), ("fit", fits)):
+            mine = [d for d in ds if d.weight_decay == lam]
+            memory = [4 * math.log(d.alpha) / (1 - beta2[(d.alpha, lam)]) for d in mine]
+            row[f"{name} / ln(a)/(l lr)"] = _r(measure.slope_through_origin([d.predicted for d in mine],
+                                                                             [d.delay for d in mine]), 2)
+            row[f"{name} / 4 ln(a)/(1-b2)"] = _r(measure.slope_through_origin(memory, [d.delay for d in mine]), 2)
+        rows.append(row)
+    return rows
+
+
+def init_scale_numbers(histories: Sequence[History]) -> dict:
+    """The bridge: accuracies, norm and Adam's step at fixed steps; fit and grokking steps, per run."""
+    values = {}
+    for h in bridge_runs(histories):
+        values |= at_steps(h, ("train_acc", "test_acc", "norm", "adam_step"), BRIDGE_STEPS)
+    for r in bridge_table(histories):
+        tag = f"a={r['alpha']:g},wd={r['lambda']:g}"
+        values[f"{tag}/T_fit"], values[f"{tag}/T_grok"] = none_if_nan(r["fit step"]), none_if_nan(r["grok step"])
+    return values
+
+
+#: Figure name -> its regression reduction.
+NUMBERS = {
+    "paper_b/fig1a_sparse": fig1a_sparse_numbers,
+    "paper_b/sparse_sweeps": sparse_sweeps_numbers,
+    "paper_b/sparse_transition": sparse_transition_numbers,
+    "paper_b/margins_sparse": margins_sparse_numbers,
+    "paper_b/misgrokking": misgrokking_numbers,
+    "paper_b/matrix_completion": matrix_completion_numbers,
+    "paper_b/modadd_sweeps": modadd_sweeps_numbers,
+    "paper_b/modadd_fits": modadd_fits_numbers,
+    "paper_b/init_scale_adamw": init_scale_numbers,
+}
+
+#: Figure name -> the notebook (stem under notebooks/paper_b/) that makes it, whose runs feed its numbers.
+NOTEBOOK_OF = {
+    "paper_b/fig1a_sparse": "sparse_classification",
+    "paper_b/sparse_sweeps": "sparse_classification",
+    "paper_b/sparse_transition": "sparse_classification",
+    "paper_b/margins_sparse": "kernel_vs_rich",
+    "paper_b/misgrokking": "kernel_vs_rich",
+    "paper_b/matrix_completion": "matrix_completion",
+    "paper_b/modadd_sweeps": "modular_addition",
+    "paper_b/modadd_fits": "modular_addition",
+    "paper_b/init_scale_adamw": "init_scale_adamw",
+}

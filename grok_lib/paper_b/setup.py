@@ -1,0 +1,120 @@
+"""The one call each Part B notebook makes: its parameters in, configs and histories out.
+
+The positional parameters of each function below are exactly the parameters of the notebook
+that calls it (its parameters cell assigns these names; anything else is an unknown parameter,
+see :func:`grok_lib.notebook.parameters`); ``output_path`` is the output notebook, where a run
+with other than the committed settings writes its figures and claims (see
+:func:`grok_lib.notebook.start`). None means: the profile's value.
+
+Order of the configs (the figure functions rely on it, see :mod:`grok_lib.paper_b.figures`):
+a sweep's alpha runs come first (all at the base lambda), its lambda runs last (all at the
+base alpha).
+"""
+
+from __future__ import annotations
+
+from ..notebook import Run, start
+from ..store import run_all
+from . import bridge, config, figures
+
+
+def _sparse_configs(profile, alphas=None, weight_decays=None, horizon=None, **overrides) -> list:
+    return (config.sweep("sparse", profile, "alpha", alphas, horizon, **overrides)
+            + config.sweep("sparse", profile, "weight_decay", weight_decays, horizon, **overrides))
+
+
+def _misgrokking_config(profile, alpha=None, horizon=None, **overrides):
+    base = config.profile_config("misgrokking", profile, **overrides)
+    return config.sweep("misgrokking", profile, "alpha", [base.alpha if alpha is None else alpha], horizon,
+                        **overrides)[0]
+
+
+def _matrix_completion_config(profile, alpha=None, horizon=None, **overrides):
+    base = config.profile_config("matrix_completion", profile, **overrides)
+    return config.sweep("matrix_completion", profile, "alpha", [base.alpha if alpha is None else alpha], horizon,
+                        **overrides)[0]
+
+
+def _modadd_configs(profile, alphas=None, weight_decays=None, **overrides) -> list:
+    return (config.sweep("modadd", profile, "alpha", alphas, **overrides)
+            + config.sweep("modadd", profile, "weight_decay", weight_decays, **overrides))
+
+
+def sparse(profile: str = "default", alphas=None, weight_decays=None, d=None, n_train=None, k=None, lr=None,
+           horizon=None, data_seed=None, *, output_path=None) -> Run:
+    """Sparse linear classification with the diagonal net: the alpha sweep (at the profile's lambda) and the
+    lambda sweep (at the profile's alpha), each run ending at ``horizon`` x ln(alpha) / lambda."""
+    overrides = {"d": d, "n_train": n_train, "k": k, "lr": lr, "data_seed": data_seed}
+    configs = _sparse_configs(profile, alphas, weight_decays, horizon, **overrides)
+    parameters = {"profile": profile, "alphas": alphas, "weight_decays": weight_decays, "horizon": horizon,
+                  **overrides}
+    return start(profile, parameters, configs, _sparse_configs("default"), output_path)
+
+
+def kernel_rich(profile: str = "default", alphas=None, weight_decays=None, gamma=None, misgrokking_alpha=None,
+                misgrokking_n_train=None, *, output_path=None) -> Run:
+    """The sparse sweeps (as :func:`sparse`) and the misgrokking run, with the margin classifiers of their data."""
+    mis = {"gamma": gamma, "n_train": misgrokking_n_train}
+    configs = _sparse_configs(profile, alphas, weight_decays) + [_misgrokking_config(profile, misgrokking_alpha,
+                                                                                     **mis)]
+    parameters = {"profile": profile, "alphas": alphas, "weight_decays": weight_decays, "gamma": gamma,
+                  "misgrokking_alpha": misgrokking_alpha, "misgrokking_n_train": misgrokking_n_train}
+    committed = _sparse_configs("default") + [_misgrokking_config("default")]
+    return start(profile, parameters, configs, committed, output_path)
+
+
+def matrix_completion(profile: str = "default", alpha=None, weight_decay=None, lr=None, d=None, observed_frac=None,
+                      init_noise=None, horizon=None, data_seed=None, *, output_path=None) -> Run:
+    """One matrix-completion run, ending at ``horizon`` x ln(alpha) / lambda."""
+    overrides = {"weight_decay": weight_decay, "lr": lr, "d": d, "observed_frac": observed_frac,
+                 "init_noise": init_noise, "data_seed": data_seed}
+    configs = [_matrix_completion_config(profile, alpha, horizon, **overrides)]
+    parameters = {"profile": profile, "alpha": alpha, "horizon": horizon, **overrides}
+    return start(profile, parameters, configs, [_matrix_completion_config("default")], output_path)
+
+
+def modadd(profile: str = "default", alphas=None, weight_decays=None, p=None, train_frac=None, width=None, lr=None,
+           steps=None, device=None, *, output_path=None) -> Run:
+    """Paper B's two-layer net on modular addition: the alpha sweep, then the lambda sweep (fixed steps)."""
+    overrides = {"p": p, "train_frac": train_frac, "width": width, "lr": lr, "steps": steps, "device": device}
+    configs = _modadd_configs(profile, alphas, weight_decays, **overrides)
+    parameters = {"profile": profile, "alphas": alphas, "weight_decays": weight_decays, **overrides}
+    return start(profile, parameters, configs, _modadd_configs("default"), output_path)
+
+
+def init_scale(profile: str = "default", alphas=None, weight_decays=None, p=None, train_frac=None, width=None,
+               lr=None, beta2=None, steps=None, device=None, *, output_path=None) -> Run:
+    """The bridge to Part A: Paper A's MLP and AdamW from alpha times the standard init, alpha x lambda."""
+    overrides = {"p": p, "train_frac": train_frac, "width": width, "lr": lr, "beta2": beta2, "steps": steps,
+                 "device": device}
+    configs = bridge.sweep(profile, alphas, weight_decays, **overrides)
+    parameters = {"profile": profile, "alphas": alphas, "weight_decays": weight_decays, **overrides}
+    return start(profile, parameters, configs, bridge.sweep("default"), output_path)
+
+
+#: Each notebook's configs at a profile (what its setup call plans with no overrides).
+NOTEBOOK_CONFIGS = {
+    "sparse_classification": lambda profile: _sparse_configs(profile),
+    "kernel_vs_rich": lambda profile: _sparse_configs(profile) + [_misgrokking_config(profile)],
+    "matrix_completion": lambda profile: [_matrix_completion_config(profile)],
+    "modular_addition": lambda profile: _modadd_configs(profile),
+    "init_scale_adamw": lambda profile: bridge.sweep(profile),
+}
+
+
+def book_configs(profile: str = "default") -> list:
+    """Every run Part B's notebooks need (trained up front by ``make``), each once."""
+    unique: dict = {}
+    for configs in NOTEBOOK_CONFIGS.values():
+        for c in configs(profile):
+            unique.setdefault((type(c).__name__, tuple(sorted(c.to_dict().items()))), c)
+    return list(unique.values())
+
+
+def figure_numbers() -> dict:
+    """Figure name -> a function computing its regression numbers from the default profile's runs."""
+    def compute(name: str):
+        notebook = figures.NOTEBOOK_OF[name]
+        return figures.NUMBERS[name](run_all(NOTEBOOK_CONFIGS[notebook]("default"), progress=False))
+
+    return {name: (lambda name=name: compute(name)) for name in figures.NUMBERS}

@@ -1,0 +1,42 @@
+"""Synthetic Paper B histories with known transitions (no training)."""
+
+import math
+
+import numpy as np
+
+from grok_lib.history import History
+
+
+def classification(alpha=128.0, lam=0.02, lr=0.1, start=0.5, end=0.8, steps=4000, kernel_acc=0.55):
+    """A history whose test accuracy ramps linearly on the clock from kernel_acc at ``start`` to 1 at ``end``.
+
+    0.6 is crossed at start + (0.6 - k) / (1 - k) (end - start), 0.9 at start + (0.9 - k) / (1 - k) (end - start).
+    """
+    s = np.arange(0, steps + 1, 10)
+    t = s * lr
+    x = lam * t / math.log(alpha)
+    ramp = np.clip((x - start) / (end - start), 0, 1)
+    test = kernel_acc + (1 - kernel_acc) * ramp
+    metrics = {"t": t, "test_acc": test, "train_acc": np.where(s > 0, 1.0, 0.5), "norm": alpha * np.exp(-lam * t),
+               "cos_l2": np.where(s > 0, 1 - 0.9 * ramp, 0.0), "cos_l1": np.where(s > 0, 0.2 + 0.8 * ramp, 0.0),
+               "cos_star": 0.3 + 0.7 * ramp, "train_loss": np.exp(-x), "test_loss": 1 - 0.5 * ramp}
+    config = {"alpha": alpha, "weight_decay": lam, "lr": lr, "steps": steps}
+    meta = {"l2_test_acc": kernel_acc, "l1_test_acc": 1.0}
+    return History(steps=s, metrics=metrics, config=config, meta=meta)
+
+
+def crossing(start, end, level, kernel_acc=0.55):
+    return start + (level - kernel_acc) / (1 - kernel_acc) * (end - start)
+
+
+def regression(alpha=10.0, lam=1e-3, lr=0.4, drop_at=1.5, steps=20000, d=8):
+    """A matrix-completion-like history: test MSE 0.1 until clock ``drop_at``, then exponential decay."""
+    s = np.arange(0, steps + 1, 50)
+    t = s * lr
+    x = lam * t / math.log(alpha)
+    test = 0.1 * np.exp(-np.clip(x - drop_at, 0, None) * 3)
+    metrics = {"t": t, "test_mse": test, "train_mse": 0.1 * np.exp(-t), "far_rms": np.where(x < drop_at, 1e-6, 0.1),
+               "nuclear": 60 - 30 * (test < 0.05), "stable_rank": np.where(test < 0.05, 1.0, 6.0),
+               "norm": alpha * np.exp(-lam * t)}
+    config = {"alpha": alpha, "weight_decay": lam, "lr": lr, "steps": steps, "d": d}
+    return History(steps=s, metrics=metrics, config=config, meta={"zero_test_mse": 0.105, "target_nuclear": 30.0})
