@@ -20,6 +20,8 @@ The shared core, one module per concern (it imports no paper package):
 One subpackage per paper, each with its configs, run kinds, models, figures and claims:
 
 - :mod:`grok_lib.paper_a`         "Two Training Clocks in Grokking" (with :mod:`grok_lib.paper_a.dln`)
+- :mod:`grok_lib.paper_b`         "Dichotomy of Early and Late Phase Implicit Biases" (the ln alpha / lambda clock)
+- :mod:`grok_lib.paper_c`         "Grokking in Linear Estimators"
 """
 
 __version__ = "0.2.0"

@@ -52,7 +52,7 @@ def test_default_profile_verdicts():
 
 
 def test_committed_records_cover_the_registry():
-    records = claims.load_records()
+    records = [r for r in claims.load_records() if r["paper"] == "A"]
     assert sorted(r["id"] for r in records) == sorted(REGISTRY)
     for r in records:
         assert r["verdict"] in claims.VERDICTS and r["measured"]
