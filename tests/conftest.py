@@ -40,3 +40,19 @@ def built_book(tmp_path_factory):
     jb = Path(sys.executable).parent / "jupyter-book"
     proc = subprocess.run([str(jb), "build", str(src), "--all", "-W", "--keep-going"], capture_output=True, text=True)
     return proc.returncode, proc.stdout + proc.stderr, src / "_build" / "html"
+
+
+@pytest.fixture(scope="module")
+def scratch_store(tmp_path_factory):
+    """One run store for a test module (its notebook runs share their runs), never the book's: GROK_STORE
+    points at it while the module's tests run."""
+    import os
+
+    root = tmp_path_factory.mktemp("store") / "runs"
+    old = os.environ.get("GROK_STORE")
+    os.environ["GROK_STORE"] = str(root)
+    yield root
+    if old is None:
+        del os.environ["GROK_STORE"]
+    else:
+        os.environ["GROK_STORE"] = old

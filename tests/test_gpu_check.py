@@ -13,7 +13,6 @@
   runs only where there is one (and ``gpu_check.py`` measures it).
 """
 
-import ast
 import dataclasses
 import json
 import os
@@ -24,6 +23,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from ast_imports import imports_of
 import torch
 
 from grok_lib.config import ConfigError
@@ -41,19 +41,7 @@ BLOCKED = ("tqdm", "yaml", "matplotlib", "scipy", "pandas", "pytest", "papermill
 
 
 # --- what the script imports ---------------------------------------------------------------------------------
-def imports_of(path: Path, package: str) -> set[str]:
-    """Absolute names of every module ``path`` imports, wherever in the file (relative ones resolved)."""
-    names = set()
-    for node in ast.walk(ast.parse(path.read_text())):
-        if isinstance(node, ast.Import):
-            names |= {a.name for a in node.names}
-        elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                parts = package.split(".")
-                base = ".".join(parts[: len(parts) - node.level + 1] + ([base] if base else []))
-            names |= {base} | {f"{base}.{a.name}" for a in node.names}
-    return names
+
 
 
 def repo_file(module: str):

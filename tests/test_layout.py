@@ -4,11 +4,11 @@ Each check here fails if a new module, part or notebook is added without being w
 the package index, the API reference, the run-kind table, the figure manifest.
 """
 
-import ast
 import importlib
 from pathlib import Path
 
 import pytest
+from ast_imports import imports_of
 
 from grok_lib import kinds, paths, provenance
 
@@ -19,19 +19,8 @@ PARTS = paths.parts()
 
 
 def imported_modules(path: Path) -> set[str]:
-    """Absolute names of every module ``path`` imports, wherever in the file (relative imports resolved)."""
-    package = ".".join(path.relative_to(ROOT).with_suffix("").parts[:-1])
-    names = set()
-    for node in ast.walk(ast.parse(path.read_text())):
-        if isinstance(node, ast.Import):
-            names |= {a.name for a in node.names}
-        elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                parent = package.split(".")[: len(package.split(".")) - node.level + 1]
-                base = ".".join(parent + ([base] if base else []))
-            names |= {base} | {f"{base}.{a.name}" for a in node.names}
-    return names
+    """Absolute names of every module ``path`` (a file of grok_lib) imports, wherever in the file."""
+    return imports_of(path, ".".join(path.relative_to(ROOT).with_suffix("").parts[:-1]))
 
 
 def test_there_are_parts_and_every_paper_package_is_one():

@@ -7,7 +7,6 @@ profile's sizes, writing beside its output notebook and never into the book.
 
 import importlib
 import inspect
-import os
 import re
 from pathlib import Path
 
@@ -22,15 +21,8 @@ NOTEBOOKS = sorted(nb for part in parts() for nb in (ROOT / "notebooks" / part).
 
 
 @pytest.fixture(scope="module", autouse=True)
-def scratch_store(tmp_path_factory):
-    root = tmp_path_factory.mktemp("store") / "runs"
-    old = os.environ.get("GROK_STORE")
-    os.environ["GROK_STORE"] = str(root)
-    yield root
-    if old is None:
-        del os.environ["GROK_STORE"]
-    else:
-        os.environ["GROK_STORE"] = old
+def _use_scratch_store(scratch_store):  # every test here: a scratch run store (tests/conftest.py)
+    yield scratch_store
 
 
 def setup_of(nb: Path):

@@ -35,16 +35,8 @@ PAPERMILL = Path(sys.executable).parent / "papermill"
 
 
 @pytest.fixture(scope="module", autouse=True)
-def scratch_store(tmp_path_factory):
-    """One run store for the module (the combinations share their runs), never the book's."""
-    root = tmp_path_factory.mktemp("store") / "runs"
-    old = os.environ.get("GROK_STORE")
-    os.environ["GROK_STORE"] = str(root)
-    yield root
-    if old is None:
-        del os.environ["GROK_STORE"]
-    else:
-        os.environ["GROK_STORE"] = old
+def _use_scratch_store(scratch_store):  # every test here: a scratch run store (tests/conftest.py)
+    yield scratch_store
 
 
 def book_files() -> dict:
