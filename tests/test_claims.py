@@ -66,3 +66,15 @@ def test_records_round_trip(tmp_path):
     assert row["id"] == c.id and row["source"] == "nb" and row["verdict"] == "reproduced"
     with pytest.raises(ValueError, match="verdict must be one of"):
         claims.Result(c, "x", "maybe")
+
+
+def test_every_record_links_to_its_notebook():
+    """The claims report links each record to notebooks/<source>.ipynb (one folder per part)."""
+    from grok_lib.paths import NOTEBOOKS, parts
+
+    records = claims.load_records()
+    assert records
+    for r in records:
+        assert (NOTEBOOKS / f"{r['source']}.ipynb").exists(), r["source"]
+        assert r["source"].split("/")[0] in parts(), r["source"]
+    assert "(paper_a/fig1_loss_curves.ipynb)" in claims.markdown_table(records)
