@@ -19,6 +19,14 @@ from . import claims, measure, modadd, theory
 
 #: The steps at which the curves are guarded by figure regression.
 CURVE_STEPS = (10, 100, 1_000, 10_000, 100_000)
+#: Losses below this are rounding noise of float64 (their digits change with the BLAS thread count):
+#: tables print "< 1e-20" and figure regression does not guard them.
+LOSS_FLOOR = 1e-20
+
+
+def _loss(x: float):
+    """A loss as printed: three significant digits, or "< 1e-20" at the floating-point floor."""
+    return f"< {LOSS_FLOOR:.0e}" if abs(x) < LOSS_FLOOR else float(f"{x:.3g}")
 
 
 def _tag(h: History) -> str:
@@ -51,7 +59,7 @@ def _curves(histories: Sequence[History], names: Sequence[str]) -> dict[str, flo
         present = [n for n in names if n in h.metrics]
         values |= at_epochs(h, present, _tag(h), [s for s in CURVE_STEPS if s <= h.steps[-1]])
         values |= _crossing_values(h)
-    return values
+    return {k: (None if v is not None and "loss" in k and abs(v) < LOSS_FLOOR else v) for k, v in values.items()}
 
 
 # --- losses and accuracies vs step (λ = 0.1, 0.9, 1.5) ------------------------------------------------
@@ -65,8 +73,8 @@ def loss_curves_table(histories: Sequence[History]) -> list[dict]:
                      "Δt sim": _int(measure.grokking_time(h)),
                      "Δt exact": _int(measure.theory_grokking_time(h)),
                      "Δt MP": _int(measure.theory_grokking_time(h, which="mp")),
-                     "final L_tr": float(f"{h.final('train_loss'):.3g}"),
-                     "final L_gen": float(f"{h.final('gen_loss'):.3g}"),
+                     "final L_tr": _loss(h.final('train_loss')),
+                     "final L_gen": _loss(h.final('gen_loss')),
                      "final test acc": round(h.final("test_acc"), 3)})
     return rows
 
@@ -176,8 +184,8 @@ def weight_decay_table(histories: Sequence[History]) -> list[dict]:
     for h in histories:
         lim = weight_decay_limits(h)
         rows.append({"λ": h.config["lam"], "γ": h.config["gamma"], "small-γ regime": claims.wd_small(h),
-                     "final L_tr": float(f"{h.final('train_loss'):.3g}"),
-                     "final L_gen": float(f"{h.final('gen_loss'):.3g}"),
+                     "final L_tr": _loss(h.final('train_loss')),
+                     "final L_gen": _loss(h.final('gen_loss')),
                      "L_tr / paper": round(h.final("train_loss") / lim["paper"][0], 3),
                      "L_gen / paper": round(h.final("gen_loss") / lim["paper"][1], 3),
                      "L_tr / ours": round(h.final("train_loss") / lim["our convention"][0], 3),
@@ -230,7 +238,7 @@ def nets_table(histories: Sequence[History]) -> list[dict]:
         rows.append({"model": c["model"], "shape": f"{c['d_in']}-{c['hidden']}-{c['d_out']}",
                      "t_train": _int(row["t_train"]), "theory t_train": _int(row.get("theory_t_train")),
                      "t_test": _int(row["t_test"]), "theory t_test": _int(row.get("theory_t_test")),
-                     "final test loss": float(f"{h.final('test_loss'):.3g}"),
+                     "final test loss": _loss(h.final('test_loss')),
                      "final test acc": round(h.final("test_acc"), 3)})
     return rows
 
@@ -251,8 +259,8 @@ def label_noise_table(histories: Sequence[History]) -> list[dict]:
                if row["t_train"] is not None and row["t_test"] is not None else math.nan)
         rows.append({"λ": c["lam"], "σ_n": float(f"{c['label_noise']:.3g}"), "t_train": _int(row["t_train"]),
                      "t_test": _int(row["t_test"]), "gap / t_test": round(gap, 3),
-                     "final L_tr": float(f"{h.final('train_loss'):.3g}"), "σ²(1-λ)": float(f"{lim_tr:.3g}"),
-                     "final L_gen": float(f"{h.final('gen_loss'):.3g}"), "σ²λ/(1-λ)": float(f"{lim_gen:.3g}")})
+                     "final L_tr": _loss(h.final('train_loss')), "σ²(1-λ)": float(f"{lim_tr:.3g}"),
+                     "final L_gen": _loss(h.final('gen_loss')), "σ²λ/(1-λ)": float(f"{lim_gen:.3g}")})
     return rows
 
 
