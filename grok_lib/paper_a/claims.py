@@ -122,12 +122,8 @@ def evaluate_fig1(histories: Sequence[History]) -> list[Result]:
 
     fit = [h.at("train_loss", FIT_EPOCH) for h in hs]
     fit_text = ", ".join(f"λ={wd:g}: {v:.1e}" for wd, v in zip(wds, fit))
-    if all(FIT_RANGE[0] <= v <= FIT_RANGE[1] for v in fit):
-        fit_verdict = "reproduced"
-    elif all(FIT_RANGE_PARTLY[0] <= v <= FIT_RANGE_PARTLY[1] for v in fit):
-        fit_verdict = "partly"
-    else:
-        fit_verdict = "not reproduced"
+    fit_verdict = share_verdict([FIT_RANGE[0] <= v <= FIT_RANGE[1] for v in fit],
+                                [FIT_RANGE_PARTLY[0] <= v <= FIT_RANGE_PARTLY[1] for v in fit])
 
     groks = [grokking_epoch(h, GROK_ACC) for h in hs]
     grok_text = ", ".join(f"λ={wd:g}: {'never' if math.isnan(g) else int(g)}" for wd, g in zip(wds, groks))

@@ -13,7 +13,7 @@ from typing import Sequence
 
 import numpy as np
 
-from ..claims import Claim, Result, registry
+from ..claims import Claim, Result, registry, share_verdict
 from ..history import History
 from . import measure, modadd, theory
 
@@ -373,14 +373,8 @@ def _net_result(claim_id: str, h: History) -> Result:
         t_sim, t_th = row[f"t_{w}"], row.get(f"theory_t_{w}")
         ratios.append(math.nan if t_sim is None or t_th is None or not t_th > 0 else t_sim / t_th)
     finite = [r for r in ratios if math.isfinite(r)]
-    if len(finite) < 2:
-        verdict = "not reproduced"
-    elif all(NET_BAND[0] <= r <= NET_BAND[1] for r in ratios):
-        verdict = "reproduced"
-    elif all(NET_PARTLY[0] <= r <= NET_PARTLY[1] for r in ratios):
-        verdict = "partly"
-    else:
-        verdict = "not reproduced"
+    verdict = "not reproduced" if len(finite) < 2 else share_verdict(
+        [NET_BAND[0] <= r <= NET_BAND[1] for r in ratios], [NET_PARTLY[0] <= r <= NET_PARTLY[1] for r in ratios])
     c = h.config
     text = (f"{c['d_in']}-{c['hidden']}-{c['d_out']} net, lambda={c['lam']:g}, eta={c['eta']:g}: t_train "
             f"{row['t_train']} vs {row.get('theory_t_train', math.nan):.0f}, t_test {row['t_test']} vs "
