@@ -1,3 +1,4 @@
+import pytest
 import torch
 
 from grok_lib.paper_a.model import ModAddMLP, pair_sum_grad_onehot, pair_sum_grad_scatter
@@ -40,3 +41,11 @@ def test_init_is_seeded():
     a, b, c = (ModAddMLP(11, 6, 9, seed=s) for s in (0, 0, 1))
     assert all(torch.equal(x, y) for x, y in zip(a.parameters(), b.parameters()))
     assert not torch.equal(a.E, c.E)
+
+
+def test_init_schemes_differ_only_in_the_embedding_scale():
+    a = ModAddMLP(113, 128, 16, seed=0, dtype=torch.float64)
+    b = ModAddMLP(113, 128, 16, seed=0, dtype=torch.float64, init="scaled_embed")
+    assert torch.allclose(b.E * 128**0.5, a.E, rtol=1e-12, atol=0)
+    assert all(torch.equal(getattr(a, k), getattr(b, k)) for k in ("W", "b", "U"))
+    assert float(a.E.norm()) == pytest.approx((113 * 128) ** 0.5, rel=0.02)

@@ -11,6 +11,11 @@ from dataclasses import dataclass, replace
 from ..config import (DEVICES, DTYPES, ConfigError, from_profile, need_choice, need_distinct, need_int,
                       need_list_of_numbers, need_memory, need_real, to_dict)
 
+#: How the pairs are split (see :mod:`grok_lib.paper_a.task`) and how E is initialised
+#: (see :mod:`grok_lib.paper_a.model`).
+SPLITS = ("unordered", "ordered")
+INITS = ("pytorch", "scaled_embed")
+
 #: Paper A's weight-decay sweep (Figures 1 and 3).
 WEIGHT_DECAYS = (0.6, 0.7, 0.8, 0.9, 1.0)
 
@@ -20,7 +25,9 @@ class ModAddConfig:
     """Paper A's experiment: a ReLU MLP learning (a + b) mod p, trained full batch with AdamW."""
 
     p: int = 113  # modulus; tokens are 0..p-1 and so are the labels
-    train_frac: float = 0.3  # fraction of unordered pairs {a, b} in the training set
+    train_frac: float = 0.3  # fraction of the pairs in the training set (of the unordered or ordered ones: split)
+    split: str = "unordered"  # unordered: a pair and its mirror on one side; ordered: the usual recipe (mirror leakage)
+    init: str = "pytorch"  # pytorch: E ~ N(0, 1), PyTorch's embedding default; scaled_embed: E ~ N(0, 1/d)
     d_embed: int = 128  # embedding width d (E is p x d)
     width: int = 512  # hidden ReLU units (W is width x d, U is p x width)
     lr: float = 1e-3  # AdamW learning rate
@@ -38,6 +45,8 @@ class ModAddConfig:
     def __post_init__(self) -> None:
         need_int("p", self.p, 2)
         need_real("train_frac", self.train_frac, 0.0, 1.0, lo_open=True, hi_open=True)
+        need_choice("split", self.split, SPLITS)
+        need_choice("init", self.init, INITS)
         need_int("d_embed", self.d_embed, 1)
         need_int("width", self.width, 1)
         need_real("lr", self.lr, 0.0, float("inf"), lo_open=True, hi_open=True)
@@ -51,7 +60,7 @@ class ModAddConfig:
         need_int("checkpoint_every", self.checkpoint_every, 1)
         need_choice("dtype", self.dtype, DTYPES)
         need_choice("device", self.device, DEVICES)
-        need_split(self.p, self.train_frac)
+        need_split(self.p, self.train_frac, self.split)
         need_memory(to_dict(self), memory_estimate, SIZES)
 
     def to_dict(self) -> dict:
@@ -65,14 +74,14 @@ NOT_IN_KEY = ("checkpoint_every",)
 SIZES = ("p", "width", "d_embed", "epochs")
 
 
-def need_split(p: int, train_frac: float) -> None:
-    """A one-line ConfigError unless ``train_frac`` leaves at least one unordered pair on each
-    side of the split of p's pairs (the rule of :func:`grok_lib.paper_a.task.make_split`:
-    ``round(train_frac * n)`` pairs go to train)."""
-    n = p * (p + 1) // 2
+def need_split(p: int, train_frac: float, split: str = "unordered") -> None:
+    """A one-line ConfigError unless ``train_frac`` leaves at least one pair on each side of the
+    split of p's pairs (the rule of :func:`grok_lib.paper_a.task.make_split`: ``round(train_frac * n)``
+    of the n unordered, or ordered, pairs go to train)."""
+    n = p * (p + 1) // 2 if split == "unordered" else p * p
     if not 0 < round(train_frac * n) < n:
         raise ConfigError(f"train_frac must be a number in ({0.5 / n:.4g}, {1 - 0.5 / n:.4g}) for p={p} "
-                          f"({n} unordered pairs, at least one on each side), got {train_frac!r}")
+                          f"({n} {split} pairs, at least one on each side), got {train_frac!r}")
 
 
 def memory_estimate(c: dict) -> float:
@@ -80,7 +89,8 @@ def memory_estimate(c: dict) -> float:
     CPU (tens of bytes per logit of every pair, per hidden unit and embedding entry of every
     training pair, the kept weight snapshots and recorded rows, and 256 MiB for the process)."""
     n_pairs = c["p"] * (c["p"] + 1) / 2
-    n_train = c["train_frac"] * n_pairs
+    # an ordered split's training rows are unordered pairs with at least one ordered pair in train
+    n_train = min(1.0, c["train_frac"] * (2 if c.get("split") == "ordered" else 1)) * n_pairs
     weights = c["p"] * c["d_embed"] + c["width"] * c["d_embed"] + c["width"] + c["p"] * c["width"]
     snapshots = c["epochs"] / 500 + 5
     records = c["epochs"] / c["eval_every"] + 61

@@ -74,7 +74,7 @@ def check_mlp_resume(configs, arrays: dict) -> str | None:
     blocks = {"E": (c.p, c.d_embed), "W": (c.width, c.d_embed), "b": (c.width,), "U": (c.p, c.width)}
     recorded = [s for s in train.record_schedule(c.epochs, c.eval_every) if s < step]
     kept = [s for s in train.snapshot_schedule(c.epochs) if s < step]
-    n_pairs = c.p * (c.p + 1) // 2
+    n_rows = task.make_split(c.p, c.train_frac, c.data_seed, c.split)[0].n_unordered
     expected = {f"{prefix}/{k}": ((m, *shape), dtype) for k, shape in blocks.items()
                 for prefix in ("model", "opt/exp_avg", "opt/exp_avg_sq")}
     expected["snap_steps"] = ((len(kept),), np.dtype(np.int64))
@@ -84,7 +84,7 @@ def check_mlp_resume(configs, arrays: dict) -> str | None:
         expected |= {f"{i}/snap/{k}": ((len(kept), *shape), dtype) for k, shape in blocks.items()}
         expected |= {f"{i}/rows/{name}": ((len(recorded),), np.dtype(np.float64)) for name in rows}
         if recorded:
-            expected[f"{i}/prev_pattern"] = ((round(c.train_frac * n_pairs), c.width), np.dtype(bool))
+            expected[f"{i}/prev_pattern"] = ((n_rows, c.width), np.dtype(bool))
     for name in sorted(expected.keys() | arrays.keys()):
         if name not in arrays:
             return f"array {name} is missing"

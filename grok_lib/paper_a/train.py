@@ -109,9 +109,9 @@ class StackRun:
     def __init__(self, configs: Sequence[ModAddConfig], device: str):
         c0 = configs[0]
         dtype = getattr(torch, c0.dtype)
-        train, test = make_split(c0.p, c0.train_frac, c0.data_seed)
+        train, test = make_split(c0.p, c0.train_frac, c0.data_seed, c0.split)
         self.train, self.test = train.to(device), test.to(device)
-        self.members = [ModAddMLP(c.p, c.d_embed, c.width, c.init_seed, dtype) for c in configs]
+        self.members = [ModAddMLP(c.p, c.d_embed, c.width, c.init_seed, dtype, c.init) for c in configs]
         self.model = StackedMLP(self.members).to(device)
         self.model.bind(self.members)
         self.opt = StackedAdamW(self.model.blocks(), lr=[c.lr for c in configs],

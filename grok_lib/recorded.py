@@ -1,0 +1,195 @@
+"""Recorded runs: histories too long to retrain in every ``make book`` or CI run, computed once
+and committed (``recorded/<set>/``), read by the notebooks like store entries.
+
+A set is a list of configs a part names in its ``RECORDINGS`` (``{set: (description, configs)}``).
+``scripts/record_runs.py <set>`` trains them (through the run store, so a killed recording
+resumes from its checkpoints) and writes, per set:
+
+- ``<i>.npz``        run i's metric traces (the history less its weight snapshots), plain arrays;
+- ``manifest.json``  the configs, the SHA-256 of every file, and how they were made: the command,
+                     the library hash, the git commit, the machine, torch, threads, wall times.
+
+Two guards keep a recording honest. :func:`load` refuses a set whose configs differ from the
+part's current definition, or whose files fail their checksums. And :func:`retrain_prefix`
+retrains the first steps of a recorded run with today's code, which CI compares with the
+recording (``tests/test_recorded.py``): a change to the numeric code that alters the runs
+fails CI until the set is recorded again with the command above.
+"""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+import io
+import json
+import math
+import os
+import platform
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Sequence
+
+import numpy as np
+
+from . import __version__, paths, provenance
+from .config import ConfigError, to_dict
+from .history import History, load_npz
+from .kinds import code_version, kind_of
+
+#: Where the recorded sets live (committed).
+RECORDED = paths.ROOT / "recorded"
+
+#: The command that (re)records a set; printed in every error that asks for it.
+COMMAND = ".venv/bin/python scripts/record_runs.py"
+
+_ZIP_TIME = (1980, 1, 1, 0, 0, 0)
+
+
+class RecordingError(ConfigError):
+    """A recorded set is missing, damaged, or does not match the code that reads it."""
+
+
+@dataclass(frozen=True)
+class Recording:
+    """One recorded set as read from disk: its manifest and its histories, in config order."""
+
+    name: str
+    manifest: dict
+    histories: list[History]
+
+
+def set_dir(name: str, root: Path = RECORDED) -> Path:
+    return Path(root) / name
+
+
+def compressed_npz(arrays: dict[str, np.ndarray]) -> bytes:
+    """``arrays`` as deflated ``.npz`` bytes (sorted members, fixed timestamps: equal arrays, equal bytes)."""
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as z:
+        for name in sorted(arrays):
+            info = zipfile.ZipInfo(f"{name}.npy", date_time=_ZIP_TIME)
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.external_attr = 0o644 << 16
+            with z.open(info, "w") as f:
+                np.lib.format.write_array(f, np.asanyarray(arrays[name]), allow_pickle=False)
+    return buf.getvalue()
+
+
+def traces(history: History) -> History:
+    """The history without its weight snapshots (the traces are what figures of recorded runs need)."""
+    return History(steps=history.steps, metrics=history.metrics, config=history.config, meta=history.meta)
+
+
+def machine() -> str:
+    """The CPU model (or the platform's processor string) and the core count."""
+    model = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return f"{model}, {os.cpu_count()} cores"
+
+
+def write(name: str, description: str, configs: Sequence, histories: Sequence[History], *, threads: int,
+          root: Path = RECORDED) -> Path:
+    """Write the set ``name`` (every file atomically, the manifest last: a reader never sees a
+    manifest whose files are not all in place)."""
+    import torch
+
+    from .store import atomic_write
+
+    folder = set_dir(name, root)
+    folder.mkdir(parents=True, exist_ok=True)
+    runs = []
+    for i, (config, history) in enumerate(zip(configs, histories)):
+        data = compressed_npz(traces(history).arrays())
+        atomic_write(folder / f"{i}.npz", data)
+        runs.append({"file": f"{i}.npz", "sha256": hashlib.sha256(data).hexdigest(), "kind": kind_of(config).name,
+                     "config": to_dict(config), "code": code_version(kind_of(config)),
+                     "seconds": history.meta.get("seconds")})
+    manifest = {
+        "set": name, "description": description, "command": f"{COMMAND} {name}",
+        "recorded": datetime.date.today().isoformat(), "grok_lib": __version__,
+        "library_hash": provenance.library_hash(), "commit": provenance.git_commit(),
+        "machine": machine(), "torch": torch.__version__, "threads": threads, "runs": runs,
+    }
+    atomic_write(folder / "manifest.json", (json.dumps(manifest, indent=1, sort_keys=True) + "\n").encode())
+    return folder
+
+
+def read_manifest(name: str, root: Path = RECORDED) -> dict:
+    path = set_dir(name, root) / "manifest.json"
+    if not path.exists():
+        raise RecordingError(f"recorded set {name!r} is missing ({path}); record it with: {COMMAND} {name}")
+    return json.loads(path.read_text())
+
+
+def load(name: str, configs: Sequence, root: Path = RECORDED) -> Recording:
+    """The recorded set ``name``, checked: its configs must be ``configs`` (the part's current
+    definition of the set) and every file must match its checksum."""
+    manifest = read_manifest(name, root)
+    recorded = [r["config"] for r in manifest["runs"]]
+    wanted = [to_dict(c) for c in configs]
+    if recorded != wanted:
+        changed = sorted({k for r, w in zip(recorded, wanted) for k in r.keys() | w.keys() if r.get(k) != w.get(k)})
+        what = f"fields {', '.join(changed)} differ" if changed else f"{len(recorded)} runs recorded, {len(wanted)} defined"
+        raise RecordingError(f"recorded set {name!r} does not match its definition ({what}); "
+                             f"record it again with: {COMMAND} {name}")
+    histories = []
+    for run in manifest["runs"]:
+        data = (set_dir(name, root) / run["file"]).read_bytes()
+        if hashlib.sha256(data).hexdigest() != run["sha256"]:
+            raise RecordingError(f"recorded set {name!r}: {run['file']} fails its checksum; "
+                                 f"restore it from git or record it again with: {COMMAND} {name}")
+        histories.append(History.from_arrays(load_npz(data)))
+    return Recording(name=name, manifest=manifest, histories=histories)
+
+
+class _Enough(Exception):
+    """Raised from a training callback to stop a prefix run."""
+
+
+def retrain_prefix(config, steps: int) -> dict[int, dict[str, float]]:
+    """The rows today's code records for ``config`` at its recorded steps <= ``steps`` (trained on the
+    CPU and stopped after them): what :func:`compare_prefix` holds against a recording."""
+    rows: dict[int, dict[str, float]] = {}
+
+    def keep(step: int, row: dict) -> None:
+        if step > steps:
+            raise _Enough
+        rows[step] = {k: float(v) for k, v in row.items() if k != "member"}
+
+    try:
+        kind_of(config).train([config], device="cpu", resume=None, on_checkpoint=None, progress=False,
+                              callbacks=(keep,))
+    except _Enough:
+        pass
+    return rows
+
+
+def compare_prefix(history: History, rows: dict[int, dict[str, float]], rtol: float) -> list[str]:
+    """Where the retrained ``rows`` differ from the recorded ``history`` by more than ``rtol`` (relative,
+    with an absolute floor of ``rtol`` for values near 0): one line per metric, empty if none."""
+    problems = []
+    index = {int(s): i for i, s in enumerate(history.steps)}
+    missing = [s for s in rows if s not in index]
+    if missing:
+        return [f"steps {missing[:5]} were not recorded"]
+    for name in sorted(next(iter(rows.values()))):
+        if name not in history.metrics:
+            problems.append(f"{name}: not in the recording")
+            continue
+        got = np.array([rows[s][name] for s in sorted(rows)])
+        want = np.array([history.metrics[name][index[s]] for s in sorted(rows)])
+        both_nan = np.isnan(got) & np.isnan(want)
+        err = np.abs(got - want) / np.maximum(np.abs(want), 1.0 if name.endswith("acc") else rtol)
+        err[both_nan] = 0.0
+        worst = float(np.nanmax(np.where(np.isnan(err), math.inf, err)))
+        if worst > rtol:
+            step = sorted(rows)[int(np.nanargmax(np.where(np.isnan(err), math.inf, err)))]
+            problems.append(f"{name}: relative difference {worst:.3g} at step {step} (tolerance {rtol:g})")
+    return problems

@@ -1,0 +1,67 @@
+"""Record (or re-record) the runs too long for ``make book``: train them through the run store
+and write them under ``recorded/<set>/`` (see :mod:`grok_lib.recorded`).
+
+    .venv/bin/python scripts/record_runs.py --list
+    .venv/bin/python scripts/record_runs.py paper_a/paper_unordered [more sets] [--workers N]
+    .venv/bin/python scripts/record_runs.py --all
+
+Training goes through the run store, so an interrupted recording resumes from its checkpoints.
+Run it on the CPU machine the book is built on (the committed notebooks read the recordings)
+and commit ``recorded/``; ``tests/test_recorded.py`` then checks them against today's code.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import os
+import sys
+import time
+from importlib import import_module
+
+from grok_lib import recorded
+from grok_lib.paths import parts
+from grok_lib.store import RunStore, run_all
+
+
+def definitions() -> dict:
+    """Every part's recorded sets: name -> (description, configs function)."""
+    out = {}
+    for part in parts():
+        if importlib.util.find_spec(f"grok_lib.{part}.recordings") is not None:
+            out |= import_module(f"grok_lib.{part}.recordings").RECORDINGS
+    return out
+
+
+def main() -> int:
+    known = definitions()
+    ap = argparse.ArgumentParser(description="Record the long runs the book reads instead of training.")
+    ap.add_argument("sets", nargs="*", help=f"sets to record, of: {', '.join(known)}")
+    ap.add_argument("--all", action="store_true", help="record every set")
+    ap.add_argument("--list", action="store_true", help="list the sets and exit")
+    ap.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="processes (default: CPU cores)")
+    args = ap.parse_args()
+    if args.list:
+        for name, (description, configs) in known.items():
+            print(f"{name}: {description} ({len(configs())} runs)")
+        return 0
+    names = list(known) if args.all else args.sets
+    unknown = [n for n in names if n not in known]
+    if unknown or not names:
+        ap.error(f"sets must be some of {', '.join(known)} (or --all), got {', '.join(unknown) or 'none'}")
+    if args.workers < 1:
+        ap.error(f"--workers must be a positive integer, got {args.workers}")
+    configs = {n: known[n][1]() for n in names}  # every config validated before anything trains
+    t0 = time.perf_counter()
+    everything = [c for cs in configs.values() for c in cs]
+    histories = iter(run_all(everything, RunStore(), workers=args.workers))
+    threads = max(1, (os.cpu_count() or 1) // args.workers) if args.workers > 1 else "default"
+    for name, cs in configs.items():
+        folder = recorded.write(name, known[name][0], cs, [next(histories) for _ in cs], threads=threads)
+        print(f"recorded {name}: {len(cs)} runs in {folder}")
+    print(f"done in {time.perf_counter() - t0:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
