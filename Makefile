@@ -31,6 +31,7 @@ $(VENV)/.test-installed: $(VENV)/.book-installed requirements-test.lock
 notebooks: env
 	$(PY) scripts/train_book_runs.py
 	$(PY) scripts/run_notebooks.py $(FIGURE_NOTEBOOKS) --then $(REPORT)
+	$(PY) scripts/make_landing.py
 
 html: env
 	rm -rf _build/html

@@ -66,9 +66,17 @@ def any_verdict(flags: Sequence[bool]) -> str:
     return "reproduced" if all(flags) else ("partly" if any(flags) else "not reproduced")
 
 
-def save_records(results: Sequence[Result], source: str, folder: Path = RECORDS) -> Path:
-    """Record a notebook's claim results as ``folder/<source>.json`` (written atomically) and
-    return the path; ``source`` is the notebook's path under ``notebooks/`` without the suffix.
+#: The setting of the book's own runs (the default profile). A notebook may also record its claims
+#: at other settings (Paper A: the paper's settings, from recorded runs; the spread over seeds):
+#: ``<source>@<setting>.json``, each row with its ``setting``; the claims report shows them as columns.
+DEFAULT_SETTING = "default"
+
+
+def save_records(results: Sequence[Result], source: str, folder: Path = RECORDS,
+                 setting: str = DEFAULT_SETTING) -> Path:
+    """Record a notebook's claim results as ``folder/<source>.json`` (``<source>@<setting>.json`` for
+    another setting; written atomically) and return the path; ``source`` is the notebook's path
+    under ``notebooks/`` without the suffix.
 
     ``folder`` is :data:`RECORDS` (what the claims report reads) only for a run of the
     committed settings; :class:`grok_lib.notebook.Run` sends every other run's records to
@@ -76,16 +84,19 @@ def save_records(results: Sequence[Result], source: str, folder: Path = RECORDS)
     """
     from .store import atomic_write  # late: the store is heavier than the claims
 
-    path = Path(folder) / f"{source}.json"
-    rows = [asdict(r.claim) | {"measured": r.measured, "verdict": r.verdict, "source": source} for r in results]
+    path = Path(folder) / (f"{source}.json" if setting == DEFAULT_SETTING else f"{source}@{setting}.json")
+    rows = [asdict(r.claim) | {"measured": r.measured, "verdict": r.verdict, "source": source, "setting": setting}
+            for r in results]
     atomic_write(path, (json.dumps(rows, indent=1, ensure_ascii=False) + "\n").encode())
     return path
 
 
-def load_records(folder: Path = RECORDS, order: Sequence[str] = ()) -> list[dict]:
-    """Every recorded claim result under ``folder`` (all parts), ordered by the claim ids in
-    ``order`` (a registry's keys), then by paper, file and position."""
-    rows = [row for f in sorted(folder.rglob("*.json")) for row in json.loads(f.read_text())]
+def load_records(folder: Path = RECORDS, order: Sequence[str] = (), setting: str | None = DEFAULT_SETTING) -> list[dict]:
+    """Every recorded claim result under ``folder`` (all parts) at ``setting`` (None: at every
+    setting), ordered by the claim ids in ``order`` (a registry's keys), then by paper, file and
+    position."""
+    rows = [row for f in sorted(folder.rglob("*.json")) for row in json.loads(f.read_text())
+            if setting is None or row.get("setting", DEFAULT_SETTING) == setting]
     rank = {cid: i for i, cid in enumerate(order)}
     return sorted(rows, key=lambda r: (rank.get(r["id"], len(rank)), r["paper"]))
 
@@ -97,6 +108,13 @@ def format_results(results: Sequence[Result]) -> str:
         lines.append(f"[{r.verdict}] {r.claim.id}: {r.claim.statement}")
         lines.append(f"    measured: {r.measured}")
     return "\n".join(lines)
+
+
+def badge(verdict: str) -> str:
+    """A verdict marked by colour and word, as the notebooks' verdicts are (:func:`grok_lib.display.verdict_badge`)."""
+    from .display import verdict_badge  # late: display is the notebooks' module
+
+    return verdict_badge(verdict)
 
 
 def markdown_table(records: Sequence[dict]) -> str:
@@ -111,5 +129,26 @@ def markdown_table(records: Sequence[dict]) -> str:
     lines = ["| claim | measured, and what counts as reproduced | verdict |", "|---|---|---|"]
     for r in records:
         lines.append(f"| `{r['id']}`: {cell(r['statement'])} ([{r['source']}]({r['source']}.ipynb)) | "
-                     f"{cell(r['measured'])}<br>*{cell(r['tolerance'])}* | **{r['verdict']}** |")
+                     f"{cell(r['measured'])}<br>*{cell(r['tolerance'])}* | {badge(r['verdict'])} |")
+    return "\n".join(lines)
+
+
+def settings_table(records: Sequence[dict], settings: dict[str, str]) -> str:
+    """One row per claim recorded at more than the default setting, one column per setting
+    (``settings``: setting -> column title): the verdict in bold, then the measured value; a dash
+    where a claim has no record at that setting. ``records`` are rows of every setting
+    (``load_records(setting=None)``), in the order the rows should appear."""
+    def cell(text) -> str:
+        return str(text).replace("|", "\\|").replace("\n", " ")
+
+    by_claim: dict[str, dict[str, dict]] = {}
+    for r in records:
+        by_claim.setdefault(r["id"], {})[r.get("setting", DEFAULT_SETTING)] = r
+    lines = ["| claim | " + " | ".join(settings.values()) + " |", "|---" * (len(settings) + 1) + "|"]
+    for cid, rows in by_claim.items():
+        if set(rows) == {DEFAULT_SETTING}:
+            continue
+        cells = [f"{badge(rows[s]['verdict'])}: {cell(rows[s]['measured'])}" if s in rows else "—" for s in settings]
+        lines.append(f"| `{cid}` ([{rows[next(iter(rows))]['source']}]({rows[next(iter(rows))]['source']}.ipynb)) | "
+                     + " | ".join(cells) + " |")
     return "\n".join(lines)

@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional, Sequence
 
-from .claims import Result, format_results, save_records
+from .claims import DEFAULT_SETTING, Result, format_results, save_records
 from .config import ConfigError
 from .history import History
 from .store import RunStore, plan, run_all, run_key
@@ -57,6 +57,7 @@ class Run:
     histories: list[History] = field(default_factory=list)  # one per config, same order
     output: Optional[Path] = None  # this run's own folder for figures and claims (set by start() for other settings)
     committed_settings: Optional[bool] = None  # set by start(): the run's store keys are the committed ones
+    devices: tuple = ()  # set by start(): the devices the runs were planned on, for captions
 
     @property
     def committed(self) -> bool:
@@ -81,17 +82,50 @@ class Run:
         print(f"(figure saved to {saved[0]} and {saved[1].name}; the book's figures/ is not touched)")
         return saved
 
-    def report(self, results: Sequence[Result], source: str) -> str:
+    def figure(self, fig, name: str, data=None):
+        """Save figure ``name`` legibly (PNG, SVG and its plotted data as JSON; ``data``: anything
+        else to ship with it) and return it for display with its caption: the cell's last
+        expression. Replaces ``save_figure`` + ``plt.show()`` + ``display(Markdown(caption))``.
+        The committed run's files are also copied into the book (``book/figure_files``), which
+        shows the PNG and links all three; any other run's stay in its own folder."""
+        import matplotlib.pyplot as plt
+
+        from . import display, provenance
+
+        title = provenance.load_manifest()[name]["title"]
+        if self.output is None:
+            files = display.ship(display.save_figure_files(fig, name, title, data=data), name)
+            plt.close(fig)
+            notebook = provenance.load_manifest()[name]["notebook"]
+            return display.FigureView(name, title, files, notebook,
+                                      provenance.stamp(name, self.parameters, self.devices))
+        files = display.save_figure_files(fig, name, title, self.output / "figures", data=data)
+        plt.close(fig)
+        return display.FigureView(name, title, files, None, provenance.stamp(name, self.parameters, self.devices),
+                                  note=f"(saved to {files['png'].parent}; the book's figures are not touched)")
+
+    def verdicts(self, results: Sequence[Result], source: str, setting: str = DEFAULT_SETTING):
+        """Record ``results`` as :meth:`report` does and return them for display (the cell's last
+        expression): each claim's verdict marked by colour and word, as Markdown that wraps."""
+        from .display import Verdicts
+
+        text = self.report(results, source, setting)
+        note = text[len(format_results(results)):].strip()
+        return Verdicts(list(results), note)
+
+    def report(self, results: Sequence[Result], source: str, setting: str = DEFAULT_SETTING) -> str:
         """Record ``results`` as the claims of notebook ``source`` (in ``book/claims`` only for the
-        committed settings, else in this run's folder) and return them as text to print."""
+        committed settings, else in this run's folder) and return them as text to print. ``setting``
+        names results on other runs than the notebook's own (recorded runs, other seeds; see
+        :data:`grok_lib.claims.DEFAULT_SETTING`): they are recorded where the notebook's are."""
         text = format_results(results)
         if self.committed:
-            save_records(results, source)
+            save_records(results, source, setting=setting)
             return text
         if self.output is None:  # a Run built without start(), not the default profile
             return (f"{text}\n(claims of the {self.profile!r} profile are not recorded; "
                     f"the report shows the default profile's)")
-        path = save_records(results, source, self.output / "claims")
+        path = save_records(results, source, self.output / "claims", setting=setting)
         return f"{text}\n(recorded in {path}; book/claims is not touched)"
 
 
@@ -139,4 +173,5 @@ def start(profile: str, given: dict, configs: Sequence, committed: Sequence, out
     if output is not None:
         print(f"These settings are not the committed ones: this run's figures and claims go to {output}/ "
               f"(book/claims and figures/ are not touched).")
-    return Run(profile, dict(given), list(configs), run_all(plans, store), output, committed_settings=is_committed)
+    return Run(profile, dict(given), list(configs), run_all(plans, store), output, committed_settings=is_committed,
+               devices=tuple(sorted({p.device for p in plans})))

@@ -68,3 +68,36 @@ def caption(name: str, parameters: dict) -> str:
         f"(every other setting from the profile); grok_lib {__version__}, library code `{library_hash()}`, "
         f"git `{git_commit()}`."
     )
+
+
+def head_commit() -> str:
+    """The commit the working tree was checked out at (``git rev-parse --short HEAD``; no
+    ``-dirty``: executing the notebooks rewrites them, so the tree is never clean while they run),
+    or 'unknown' outside git. The exact library code is named by :func:`library_hash`."""
+    try:
+        out = subprocess.run(["git", "rev-parse", "--short=7", "HEAD"], cwd=paths.ROOT, capture_output=True,
+                             text=True, timeout=10)
+        return out.stdout.strip() or "unknown"
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+
+
+def stamp(name: str, parameters: dict, devices=(), today: str | None = None) -> str:
+    """The provenance sentence of a figure's caption (Markdown): the notebook (with a link to its
+    executed source in the book), the parameters it ran with, the library version and code hash,
+    the device, the date (UTC) and the commit the run started from.
+
+    Only in figure cells, which nbval does not compare (their outputs hold no key number), so the
+    date and commit may change from one execution to the next; the figure files themselves do not.
+    """
+    import datetime
+
+    entry = load_manifest()[name]
+    notebook = entry["notebook"]
+    given = ", ".join(f"`{k}={v!r}`" for k, v in parameters.items() if v is not None)
+    source = f"../../_sources/{notebook}"  # where the book keeps the executed notebook
+    today = today or datetime.datetime.now(datetime.timezone.utc).date().isoformat()
+    device = ", ".join(devices) or "cpu"
+    return (f"Made by `{notebook}` (<a href=\"{source}\">notebook</a>) with {given} (every other setting "
+            f"from the profile); grok_lib {__version__}, library code `{library_hash()}`; run on {device} "
+            f"on {today}, from commit `{head_commit()}`.")

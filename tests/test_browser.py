@@ -121,7 +121,179 @@ def test_figure_pages_show_their_figures(site, browser):
     page, problems = _open(browser, f"{base}/notebooks/paper_a/fig1_loss_curves.html")
     widths = page.eval_on_selector_all("img", "els => els.map(e => e.naturalWidth)")
     assert widths and min(widths) > 500, widths
-    assert "Figure paper_a/fig1_loss_curves" in page.inner_text("body")
+    body = page.inner_text("body")
+    assert "Figure paper_a/fig1_loss_curves" in body or "Paper A, Figure 1" in body
+    assert not problems, problems
+
+
+#: Pages whose outputs are still printed text (``<pre>``) or images without alt text, until their
+#: notebooks follow the recipe of issue 12 (tags, tables.show, run.verdicts, run.figure). Remove a
+#: page from here when it is converted; the checks below then hold for it too.
+NOT_YET_CONVERTED: set[str] = set()
+
+#: Every block of text in the article, and whether it is wider than its box (it scrolls or is cut).
+_OVERFLOW_JS = """([converted]) => {
+  const article = document.querySelector('article.bd-article');
+  if (!article) return [];
+  const right = article.getBoundingClientRect().right;
+  const out = [];
+  const blocks = article.querySelectorAll('p, li, dd, h1, h2, h3, h4, figcaption, td, th, table'
+                                          + (converted ? ', div.cell_output pre' : ''));
+  for (const el of blocks) {
+    if (el.closest('.full-width') || el.closest('.sd-card')) continue;
+    const r = el.getBoundingClientRect();
+    if (r.width === 0) continue;
+    const wide = el.scrollWidth > el.clientWidth + 1 && el.clientWidth > 0;
+    if (wide || r.right > right + 1) out.push(el.tagName + ': ' + el.innerText.slice(0, 60).replace(/\\s+/g, ' ')
+                                              + ` (${el.scrollWidth} px in ${el.clientWidth} px)`);
+  }
+  return out;
+}"""
+
+_FIGURES_JS = """() => [...document.querySelectorAll('article.bd-article img')]
+  .filter(i => !i.closest('.sd-card') && i.naturalWidth >= 100)  // figures, not icons
+  .map(i => {
+    const fig = i.closest('figure');
+    const links = fig ? [...fig.querySelectorAll('figcaption a')].map(a => a.href) : [];
+    return {src: i.currentSrc || i.src, alt: i.alt, width: i.getBoundingClientRect().width,
+            filter: getComputedStyle(i).filter, links};
+  })"""
+
+
+def _page_width(page) -> int:
+    return page.evaluate("() => document.documentElement.scrollWidth")
+
+
+def test_no_text_block_overflows_and_every_figure_is_legible_with_alt_text(site, browser):
+    """At 1280 px: no text block (paragraph, list item, table, caption; and the outputs of a
+    converted page) is wider than its box or the article; every figure is shown at least 600 px
+    wide with alt text that is not a file name; each figure of ``run.figure`` has its fonts at
+    least 11 px on the page (from its JSON: the smallest font in points and the figure's width)
+    and links its SVG, PNG and data, which the book serves."""
+    import json
+    import urllib.request
+
+    base, html = site
+    report = {}
+    measured = {}
+    for rel in _pages(html):
+        converted = rel not in NOT_YET_CONVERTED
+        page, problems = _open(browser, f"{base}/{rel}")
+        problems += [f"text overflows: {o}" for o in page.evaluate(_OVERFLOW_JS, [converted])]
+        if _page_width(page) > 1280:
+            problems.append(f"the page is {_page_width(page)} px wide at 1280 px")
+        for img in page.evaluate(_FIGURES_JS):
+            name = img["src"].rsplit("/", 1)[-1]
+            if img["width"] < 600:
+                problems.append(f"figure {name} is shown {img['width']:.0f} px wide")
+            if converted and (not img["alt"] or " " not in img["alt"] or img["alt"].endswith((".png", ".svg"))):
+                problems.append(f"figure {name} has no meaningful alt text: {img['alt']!r}")
+            data = [u for u in img["links"] if u.endswith(".json")]
+            if not converted or not img["links"]:
+                continue
+            for url in img["links"]:
+                if urlparse(url).hostname == "127.0.0.1":
+                    with urllib.request.urlopen(url) as r:
+                        if r.status != 200:
+                            problems.append(f"caption link {url}: HTTP {r.status}")
+            if not data or not any(u.endswith(".svg") for u in img["links"]) or not any(
+                    u.endswith(".png") for u in img["links"]):
+                problems.append(f"figure {name}: the caption does not link its SVG, PNG and data")
+                continue
+            with urllib.request.urlopen(data[0]) as r:
+                facts = json.loads(r.read())
+            font_px = facts["min_font_pt"] / 72 * img["width"] / facts["width_in"]
+            measured[facts["figure"]] = (round(img["width"]), round(font_px, 1))
+            if font_px < 11:
+                problems.append(f"figure {facts['figure']}: its smallest font is {font_px:.1f} px on the page")
+            if not facts["panels"]:
+                problems.append(f"figure {facts['figure']}: its data file holds no series")
+        page.close()
+        if problems:
+            report[rel] = problems
+    print("figures (rendered width px, smallest font px):", json.dumps(measured, indent=0))
+    assert measured, "no figure of run.figure was found"
+    assert not report, "\n".join(f"{rel}:\n  " + "\n  ".join(p) for rel, p in report.items())
+
+
+def test_narrow_screens_and_dark_mode(site, browser):
+    """At 390 px no table, paragraph or list item reaches past the screen's edge (a wide table
+    scrolls inside itself); in dark mode figures are not dimmed. Screenshots of both go to
+    test-artifacts/screenshots."""
+    base, html = site
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    report = {}
+    for rel in _pages(html):
+        page = browser.new_page(viewport={"width": 390, "height": 844})
+        page.goto(f"{base}/{rel}", wait_until="networkidle")
+        wide = page.evaluate("""() => [...document.querySelectorAll('article.bd-article table, '
+            + 'article.bd-article p, article.bd-article li')]
+            .filter(e => !e.closest('pre') && !(e.tagName !== 'TABLE' && e.closest('table'))
+                         && e.getBoundingClientRect().right > 391)
+            .map(e => e.tagName + ': ' + e.innerText.slice(0, 50))""")
+        if wide:
+            report[rel] = [f"past the edge at 390 px: {w}" for w in wide[:5]]
+        if rel in ("book/intro.html", "notebooks/paper_b/sparse_classification.html"):
+            page.screenshot(path=str(SHOTS / ("390px__" + rel.replace("/", "__") + ".png")), full_page=True)
+        page.close()
+    for rel in ("book/intro.html", "notebooks/paper_b/sparse_classification.html"):
+        page = browser.new_page(viewport={"width": 1280, "height": 900}, color_scheme="dark")
+        page.add_init_script("localStorage.setItem('theme', 'dark'); localStorage.setItem('mode', 'dark');")
+        page.goto(f"{base}/{rel}", wait_until="networkidle")
+        page.screenshot(path=str(SHOTS / ("dark__" + rel.replace("/", "__") + ".png")))
+        dimmed = [i["src"] for i in page.evaluate(_FIGURES_JS) if i["filter"] not in ("none", "")]
+        if page.evaluate("() => document.documentElement.dataset.theme") != "dark":
+            report[rel] = ["dark mode did not switch on"]
+        elif dimmed:
+            report[rel] = [f"figures dimmed in dark mode: {dimmed}"]
+        page.close()
+    assert not report, "\n".join(f"{rel}:\n  " + "\n  ".join(p) for rel, p in report.items())
+
+
+def test_the_landing_page_lists_every_claim_with_its_recorded_verdict(site, browser):
+    from grok_lib.claims import load_records
+
+    base, _ = site
+    page, problems = _open(browser, f"{base}/book/intro.html")
+    rows = page.evaluate("""() => [...document.querySelectorAll('article table tr')].slice(1).map(tr => {
+        const a = tr.querySelector('a'); const v = tr.querySelector('.verdict');
+        return {id: a ? a.innerText.trim() : null, href: a ? a.href : null,
+                verdict: v ? v.className.replace('verdict ', '').replace('verdict-', '') : null,
+                word: v ? v.innerText : null};
+      })""")
+    shown = {r["id"]: r for r in rows if r["id"]}
+    records = load_records()
+    assert len(shown) == len(records) == len(rows), (len(shown), len(records), len(rows))
+    for rec in records:
+        row = shown[rec["id"]]
+        assert row["verdict"] == rec["verdict"].replace(" ", "-") and rec["verdict"] in row["word"], (rec["id"], row)
+        assert row["href"].split("#")[0].endswith(f"notebooks/{rec['source']}.html"), row["href"]
+    cards = page.eval_on_selector_all(".sd-card img", "els => els.map(e => [e.naturalWidth, e.alt])")
+    assert cards and all(w > 0 and alt for w, alt in cards), cards
+    assert page.eval_on_selector_all(".bibliography, #references", "els => els.length") >= 1
+    assert not problems, problems
+
+
+def test_search_finds_grokking_on_every_page_that_has_it(site, browser):
+    base, html = site
+    page, problems = _open(browser, f"{base}/search.html?q=grokking")
+    page.wait_for_selector("#search-results ul.search li", timeout=15000)
+    page.wait_for_function("() => !document.querySelector('#search-progress') || "
+                           "document.querySelector('#search-progress').innerText.includes('found')", timeout=30000)
+    found = {urlparse(h).path.lstrip("/") for h in
+             page.eval_on_selector_all("#search-results ul.search li a", "els => els.map(e => e.href)")}
+    missing = []
+    for rel in _pages(html):
+        if rel in ("search.html", "genindex.html", "py-modindex.html", "index.html"):
+            continue
+        p, _ = _open(browser, f"{base}/{rel}")
+        text = p.evaluate("() => { const a = document.querySelector('article.bd-article'); if (!a) return '';"
+                          " const c = a.cloneNode(true); c.querySelectorAll('pre, code, script, style')"
+                          ".forEach(e => e.remove()); return c.innerText.toLowerCase(); }")
+        p.close()
+        if "grokking" in text and rel not in found:
+            missing.append(rel)
+    assert not missing, f"search for 'grokking' misses {missing} (found {sorted(found)})"
     assert not problems, problems
 
 

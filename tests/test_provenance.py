@@ -31,7 +31,14 @@ def parameters_of(nb) -> dict:
 
 def saved_figures(nb) -> set[str]:
     code = "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code")
-    return set(re.findall(r"save_figure\(\s*\w+\s*,\s*\"([\w\-/]+)\"", code))
+    return set(re.findall(r"(?:save_figure|\w+\.figure)\(\s*\w+\s*,\s*\"([\w\-/]+)\"", code))
+
+
+def shown_figures(nb) -> int:
+    """Figures a notebook's outputs show: an embedded PNG (``plt.show()``) or a MyST figure of the
+    book's files (``run.figure``)."""
+    return sum("image/png" in o.get("data", {}) or "{figure}" in "".join(o.get("data", {}).get("text/markdown", ""))
+               for c in nb["cells"] for o in c.get("outputs", []))
 
 
 @pytest.mark.parametrize("name", sorted(MANIFEST))
@@ -52,8 +59,17 @@ def test_the_book_shows_each_figure_with_its_provenance(name):
     entry = MANIFEST[name]
     assert entry["notebook"].removesuffix(".ipynb") in (ROOT / "_toc.yml").read_text()
     outputs = [o for c in notebook(ROOT / entry["notebook"])["cells"] for o in c.get("outputs", [])]
-    assert any("image/png" in o.get("data", {}) for o in outputs), "no figure in the committed outputs"
     captions = ["".join(o.get("data", {}).get("text/markdown", "")) for o in outputs]
+    figure = [c for c in captions if f"figure_files/{name}.png" in c]
+    if figure:  # run.figure: the book's PNG, its title as alt text, links to SVG, PNG and data, provenance
+        md = figure[0]
+        assert f":alt: {entry['title']}" in md
+        for suffix in (".svg", ".png", ".json"):
+            assert f"figure_files/{name}{suffix})" in md, f"the caption does not link the {suffix} file"
+            assert (ROOT / "book" / "figure_files" / f"{name}{suffix}").exists(), f"{name}{suffix} is not shipped"
+        assert entry["notebook"] in md and "library code `" in md and "-dirty" not in md
+        return
+    assert any("image/png" in o.get("data", {}) for o in outputs), "no figure in the committed outputs"
     assert any(f"**Figure `{name}`**" in c and entry["notebook"] in c for c in captions), "no provenance caption"
 
 
@@ -67,8 +83,7 @@ def test_every_saved_figure_is_in_the_manifest(nb_path):
 def test_every_shown_image_is_a_manifest_figure(nb_path):
     # One image per saved figure: an image output without a manifest entry is an unlisted figure.
     nb = notebook(nb_path)
-    images = sum("image/png" in o.get("data", {}) for c in nb["cells"] for o in c.get("outputs", []))
-    assert images == len(saved_figures(nb) & set(MANIFEST))
+    assert shown_figures(nb) == len(saved_figures(nb) & set(MANIFEST))
 
 
 def test_prose_pages_show_no_unlisted_images():
@@ -83,3 +98,12 @@ def test_caption_names_notebook_parameters_and_code():
     text = caption("paper_a/fig1_loss_curves", {"profile": "default", "width": None, "epochs": 100})
     assert "notebooks/paper_a/fig1_loss_curves.ipynb" in text and "`epochs=100`" in text and "width" not in text
     assert library_hash() in text
+
+
+def test_the_stamp_names_a_clean_commit_the_device_and_the_date():
+    from grok_lib.provenance import stamp
+
+    text = stamp("paper_b/fig1a_sparse", {"profile": "default", "d": None}, ("cpu",), today="2026-12-01")
+    assert "-dirty" not in text and "on cpu on 2026-12-01" in text and library_hash() in text
+    assert "notebooks/paper_b/sparse_classification.ipynb" in text and "`d=" not in text
+    assert '<a href="../../_sources/notebooks/paper_b/sparse_classification.ipynb">' in text

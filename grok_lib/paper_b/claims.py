@@ -76,7 +76,7 @@ CLAIMS: tuple[Claim, ...] = (
     ),
     ClaimSpec(
         "B.fig1a.fractions",
-        "At alpha = 128 the test accuracy rises between ~1.7e5 and ~3.6e5 steps, where ln(alpha) / lambda = "
+        "At $\\alpha = 128$ the test accuracy rises between ~1.7e5 and ~3.6e5 steps, where $\\ln\\alpha/\\lambda$ = "
         f"4.85e5 steps: fractions {PAPER_FIG1A_FRACTIONS[0]:.2f}-{PAPER_FIG1A_FRACTIONS[1]:.2f} (Fig. 1a).",
         "Start / end of the transition (first test accuracy >= 0.6 / >= 0.9) as fractions of ln(alpha) / lambda, "
         "for the alpha = 128 runs.",
@@ -84,7 +84,7 @@ CLAIMS: tuple[Claim, ...] = (
     ),
     ClaimSpec(
         "B.thm.window",
-        "The transition happens in (1 +- c) ln(alpha) / lambda for every c in (0, 1) as alpha -> infinity "
+        "The transition happens in $(1 \\pm c)\\ln\\alpha/\\lambda$ for every $c \\in (0, 1)$ as $\\alpha \\to \\infty$ "
         "(Thms 3.4, 3.5).",
         "Start / end fractions of every run of the alpha sweep; the smallest c whose window holds them all; "
         "|1 - (start + end) / 2| against alpha.",
@@ -93,29 +93,29 @@ CLAIMS: tuple[Claim, ...] = (
     ),
     ClaimSpec(
         "B.thm.limit",
-        "The window closes on 1 as alpha -> infinity: the transition fractions tend to 1 (Thms 3.4, 3.5; our "
-        "quantitative reading: lambda t = ln(alpha) - O(1), so the fraction is linear in 1 / ln(alpha)).",
+        "The window closes on 1 as $\\alpha \\to \\infty$: the transition fractions tend to 1 (Thms 3.4, 3.5; our "
+        "quantitative reading: $\\lambda t = \\ln\\alpha - O(1)$, so the fraction is linear in $1/\\ln\\alpha$).",
         "Least-squares lines of the start and end fractions against 1 / ln(alpha) over the alpha sweep; their "
         "intercepts (1 / ln(alpha) = 0) are the fractions extrapolated to alpha -> infinity.",
         f"reproduced: both intercepts within +-{LIMIT_TOL} of 1; partly: within +-{LIMIT_TOL_PARTLY}.",
     ),
     ClaimSpec(
         "B.thm.log_alpha_slope",
-        "Transition time ~ ln(alpha) / lambda: at fixed lambda, linear in ln(alpha) with slope 1 / lambda (theory; "
+        "Transition time $\\sim \\ln\\alpha/\\lambda$: at fixed $\\lambda$, linear in $\\ln\\alpha$ with slope $1/\\lambda$ (theory; "
         "our quantitative reading).",
         "Least-squares fit of the end time t (test accuracy >= 0.9) against ln(alpha) over the alpha sweep; slope x lambda.",
         f"reproduced: slope x lambda in {_fmt_range(SLOPE_RANGE)}; partly: in {_fmt_range(SLOPE_RANGE_PARTLY)}.",
     ),
     ClaimSpec(
         "B.thm.inverse_lambda_slope",
-        "Transition time ~ ln(alpha) / lambda: at fixed alpha, linear in 1 / lambda with slope ln(alpha) (theory; "
+        "Transition time $\\sim \\ln\\alpha/\\lambda$: at fixed $\\alpha$, linear in $1/\\lambda$ with slope $\\ln\\alpha$ (theory; "
         "our quantitative reading).",
         "Least-squares fit of the end time t against 1 / lambda over the lambda sweep; slope / ln(alpha).",
         f"reproduced: slope / ln(alpha) in {_fmt_range(SLOPE_RANGE)}; partly: in {_fmt_range(SLOPE_RANGE_PARTLY)}.",
     ),
     ClaimSpec(
         "B.fig1a.norm",
-        "In the kernel phase the parameter norm decays as alpha e^{-lambda t} (Fig. 1a: 128 e^{-lambda lr step}).",
+        "In the kernel phase the parameter norm decays as $\\alpha e^{-\\lambda t}$ (Fig. 1a: $128\\, e^{-\\lambda\\,\\mathrm{lr}\\,\\mathrm{step}}$).",
         "Largest relative deviation of ||theta|| from alpha e^{-lambda t} over clock <= min(0.5, the run's start fraction).",
         f"reproduced: <= {NORM_DEV_MAX:.0%} for every run of the alpha sweep; partly: <= {NORM_DEV_PARTLY:.0%}.",
     ),
@@ -137,7 +137,7 @@ CLAIMS: tuple[Claim, ...] = (
     ),
     ClaimSpec(
         "B.misgrokking",
-        "Misgrokking: with a large L2 margin (gamma = 25, n = 32) test accuracy starts high and falls to ~50%.",
+        "Misgrokking: with a large L2 margin ($\\gamma = 25$, $n = 32$) test accuracy starts high and falls to ~50%.",
         f"Median test accuracy over clock {_fmt_range(KERNEL_WINDOW)} and at the end of the run.",
         f"reproduced: early >= {MISGROK_EARLY_MIN} and final <= {MISGROK_FINAL_MAX}; partly: early >= "
         f"{MISGROK_EARLY_MIN} and a fall of >= {MISGROK_DROP_PARTLY}.",
@@ -161,7 +161,7 @@ CLAIMS: tuple[Claim, ...] = (
     ),
     ClaimSpec(
         "B.mc.clock",
-        f"The test-loss transition comes at ~1e6 steps (lr 0.1, lambda 1e-4, alpha = 10): lambda t / ln(alpha) ~ "
+        f"The test-loss transition comes at ~1e6 steps (lr 0.1, $\\lambda = 10^{{-4}}$, $\\alpha = 10$): $\\lambda t/\\ln\\alpha \\approx$ "
         f"{MC_PAPER_CLOCK:.1f}.",
         "Clock at which the test MSE has fallen by 90% from its kernel plateau.",
         f"reproduced: within a factor {MC_CLOCK_FACTOR:g} of {MC_PAPER_CLOCK:.1f}; partly: the 10% drop starts after "
@@ -169,7 +169,7 @@ CLAIMS: tuple[Claim, ...] = (
     ),
     ClaimSpec(
         "B.modadd.alpha_order",
-        "Modular addition, two-layer ReLU net: a larger initialisation scale alpha delays the transition (Sec. 2).",
+        "Modular addition, two-layer ReLU net: a larger initialisation scale $\\alpha$ delays the transition (Sec. 2).",
         "First step with test accuracy >= 0.9, over the alpha sweep at one lambda.",
         "reproduced: strictly later for every larger alpha; partly: the largest alpha later than the smallest.",
     ),
@@ -181,13 +181,13 @@ CLAIMS: tuple[Claim, ...] = (
     ),
     ClaimSpec(
         "B.modadd.clock",
-        "Modular addition follows the theory's clock ln(alpha) / lambda (our quantitative reading of Sec. 2).",
+        "Modular addition follows the theory's clock $\\ln\\alpha/\\lambda$ (our quantitative reading of Sec. 2).",
         "Fitted slopes of the end time t against ln(alpha) (x lambda) and against 1 / lambda (/ ln(alpha)).",
         f"reproduced: both in {_fmt_range(SLOPE_RANGE_PARTLY)}; partly: one of them.",
     ),
     ClaimSpec(
         "B.bridge.delay",
-        "Part A's model and AdamW, initial weights times alpha: a larger alpha delays grokking (the book's "
+        "Part A's model and AdamW, initial weights times $\\alpha$: a larger $\\alpha$ delays grokking (the book's "
         "question; neither paper states it).",
         f"Grokking step (first test accuracy >= {BRIDGE_ACC}) over alpha = 1 (Paper A's init) ... 1000, at each "
         "weight decay.",
@@ -196,7 +196,7 @@ CLAIMS: tuple[Claim, ...] = (
     ),
     ClaimSpec(
         "B.bridge.clock",
-        "The delay is Paper B's clock carried over to AdamW: T(alpha) - T(1) = ln(alpha) / (lambda lr) steps, the "
+        "The delay is Paper B's clock carried over to AdamW: $T(\\alpha) - T(1) = \\ln\\alpha/(\\lambda\\,\\mathrm{lr})$ steps, the "
         "time decoupled weight decay needs to shrink the weights back by alpha (the book's prediction).",
         "Least-squares slope through the origin of the measured delay against ln(alpha) / (lambda lr), per lambda.",
         f"reproduced: every slope in {_fmt_range(SLOPE_RANGE)}; partly: every slope in "

@@ -45,7 +45,7 @@ CLAIMS = [
     Claim(
         "C.dyn.exact",
         "C",
-        "The training dynamics are solved exactly by the training covariance, D(t) = e^{-2 eta Sigma t} D_0; "
+        "The training dynamics are solved exactly by the training covariance, $D(t) = e^{-2\\eta\\Sigma t} D_0$; "
         "the prediction is effectively perfect for individual runs (not only on average).",
         "Largest relative error over the record steps (reference loss >= "
         f"{LOSS_FLOOR:g}) between the simulated L_tr (on the training samples) and L_gen (||D||^2/d_out) and "
@@ -57,8 +57,8 @@ CLAIMS = [
     Claim(
         "C.dyn.mp",
         "C",
-        "With the Marchenko-Pastur spectrum, L_tr ~ E_MP[nu e^{-4 eta nu t}] and L_gen ~ E_MP[e^{-4 eta nu t}] "
-        "(with the atom at nu = 0 for lambda > 1).",
+        "With the Marchenko–Pastur spectrum, $\\mathcal{L}_{\\mathrm{tr}} \\sim \\mathbb{E}_{\\mathrm{MP}}[\\nu e^{-4\\eta\\nu t}]$ and "
+        "$\\mathcal{L}_{\\mathrm{gen}} \\sim \\mathbb{E}_{\\mathrm{MP}}[e^{-4\\eta\\nu t}]$ (with the atom at $\\nu = 0$ for $\\lambda > 1$).",
         "Largest relative error between the exact theory on the run's spectrum and the MP integrals (scaled by the "
         f"run's L_gen(0)), over the record steps until the exact L_gen first falls below {PAPER_EPS:g}/4 "
         "(the paper's eps; all steps for lambda > 1), lambda in {0.1, 0.9, 1.5}, d_in = 1000.",
@@ -67,7 +67,7 @@ CLAIMS = [
     Claim(
         "C.acc.law",
         "C",
-        "The threshold accuracy is a function of the loss alone: A = erf(sqrt(eps / (2 L))) for d_out = 1.",
+        "The threshold accuracy is a function of the loss alone: $A = \\operatorname{erf}\\sqrt{\\varepsilon / (2\\mathcal{L})}$ for $d_{\\mathrm{out}} = 1$.",
         "Largest |simulated accuracy - erf law at the exact loss| over the record steps, train (L_tr) and "
         "test (L_gen), lambda in {0.1, 0.9, 1.5}, eps = 1e-3, 10^4 test samples.",
         f"reproduced: <= {ACC_OK:g} on every run; partly: <= {ACC_PARTLY:g}.",
@@ -75,7 +75,7 @@ CLAIMS = [
     Claim(
         "C.grok.formula",
         "C",
-        "Grokking time Delta t_grok ~ ln(1/(1 - sqrt(lambda))) / (2 eta (1 - sqrt(lambda))^2) for lambda < 1.",
+        "Grokking time $\\Delta t_{\\mathrm{grok}} \\sim \\ln\\frac{1}{1-\\sqrt\\lambda} \\big/ \\big(2\\eta\\,(1-\\sqrt\\lambda)^2\\big)$ for $\\lambda < 1$.",
         "Simulated Delta t_grok = t_test - t_train (first steps with accuracy >= erf(sqrt 2)) over the formula, "
         f"lambda = 0.1 ... 0.9, eps in {{{', '.join(f'{e:g}' for e in FORMULA_EPS)}}}. The formula is derived "
         "for the late, edge-dominated decay, so it can only hold as eps -> 0.",
@@ -86,7 +86,7 @@ CLAIMS = [
     Claim(
         "C.grok.divergence",
         "C",
-        "The grokking time grows with lambda and diverges as lambda -> 1.",
+        "The grokking time grows with $\\lambda$ and diverges as $\\lambda \\to 1$.",
         "Simulated Delta t_grok over lambda = 0.1 ... 0.9 at every eps measured.",
         "reproduced: strictly increasing in lambda at every eps; partly: at most one decrease per eps; "
         "not reproduced otherwise.",
@@ -94,7 +94,7 @@ CLAIMS = [
     Claim(
         "C.plateau",
         "C",
-        "For lambda > 1 the generalisation loss plateaus at the MP atom, L_gen -> 1 - 1/lambda, and the test "
+        "For $\\lambda > 1$ the generalisation loss plateaus at the MP atom, $\\mathcal{L}_{\\mathrm{gen}} \\to 1 - 1/\\lambda$, and the test "
         "accuracy never saturates.",
         "lambda = 1.5: the final L_gen over l0 (1 - 1/lambda_eff), l0 = the run's L_gen(0); whether the test "
         "accuracy crosses erf(sqrt 2).",
@@ -103,8 +103,8 @@ CLAIMS = [
     Claim(
         "C.wd.limits",
         "C",
-        "With small weight decay (lambda < 1) the losses plateau at L_tr -> gamma^2/(4(1-lambda)) and "
-        "L_gen -> gamma^2/(4(1-lambda)^3).",
+        "With small weight decay ($\\lambda < 1$) the losses plateau at $\\mathcal{L}_{\\mathrm{tr}} \\to \\gamma^2/(4(1-\\lambda))$ and "
+        "$\\mathcal{L}_{\\mathrm{gen}} \\to \\gamma^2/(4(1-\\lambda)^3)$.",
         "Final L_tr and L_gen of the weight-decay runs over the paper's formulas, runs with gamma d_out / "
         f"(2 lambda_-) <= {WD_SMALL:g} (the small-gamma regime). Our GD step is S <- S - eta (grad L + gamma S) "
         "with E||T||^2 = 1/2; the prefactor the book derives in that convention is reported too.",
@@ -114,7 +114,7 @@ CLAIMS = [
     Claim(
         "C.dout.peak",
         "C",
-        "At lambda = 0.9 the grokking time vs d_out has a peak near d_out ~ 50 (with eta -> eta/d_out).",
+        "At $\\lambda = 0.9$ the grokking time against $d_{\\mathrm{out}}$ has a peak near $d_{\\mathrm{out}} \\approx 50$ (with $\\eta \\to \\eta/d_{\\mathrm{out}}$).",
         "Seed-mean Delta t_grok (eps = 1e-3) over d_out, both in steps and in the single-output clock "
         "Delta t / d_out (which removes the trivial eta -> eta/d_out slow-down).",
         f"reproduced: either curve has its maximum at an interior d_out in [{PEAK_RANGE[0]}, {PEAK_RANGE[1]}] that "
@@ -124,7 +124,7 @@ CLAIMS = [
     Claim(
         "C.nets.two_layer",
         "C",
-        "A two-layer linear net follows the linear theory with eta -> eta / (2 d_out^2).",
+        "A two-layer linear net follows the linear theory with $\\eta \\to \\eta / (2 d_{\\mathrm{out}}^2)$.",
         "The net's train and test crossing times (eps = 1e-3, record grid) over those of the exact gradient-flow "
         "theory on the same data with the rescaled rate.",
         f"reproduced: both ratios in {_band(NET_BAND)}; partly: in {_band(NET_PARTLY)}.",
@@ -140,7 +140,7 @@ CLAIMS = [
     Claim(
         "C.noise.additive",
         "C",
-        "With Gaussian label noise sigma_n the training loss gains + sigma_n^2 while the generalisation loss is "
+        "With Gaussian label noise $\\sigma_n$ the training loss gains $+\\sigma_n^2$ while the generalisation loss is "
         "unchanged (rebuttal).",
         "Largest relative error of the simulated L_tr against the noiseless exact L_tr + sigma_n^2, and of L_gen "
         "against the noiseless exact L_gen, over the record steps until the noiseless L_gen reaches eps/4 "
@@ -150,7 +150,7 @@ CLAIMS = [
     Claim(
         "C.noise.tuned",
         "C",
-        "sigma_n and eps can be tuned so that the training accuracy saturates exactly when the test accuracy does "
+        "$\\sigma_n$ and $\\varepsilon$ can be tuned so that the training accuracy saturates exactly when the test accuracy does "
         "(rebuttal).",
         "At sigma_n = sigma* from the MP losses and the rebuttal's prediction "
         "(theory.noise_for_simultaneous_crossing): "
@@ -161,8 +161,8 @@ CLAIMS = [
         "C.noise.tuned_full",
         "C",
         "(The book's completion of the rebuttal.) With the noise the student fits kept in the theory "
-        "(theory.mp_noise_losses), sigma_n can be tuned so that the two accuracies saturate together, "
-        "for lambda < 0.382.",
+        "(theory.mp_noise_losses), $\\sigma_n$ can be tuned so that the two accuracies saturate together, "
+        "for $\\lambda < 0.382$.",
         "At lambda = 0.3 and sigma_n = sigma* of theory.noise_for_simultaneous_crossing(model='mp'): "
         "|t_train - t_test| / t_test; and the largest relative error of the simulated losses against "
         "theory.mp_noise_losses until the noiseless L_gen reaches eps/4.",

@@ -159,13 +159,13 @@ def plot_label_noise(ax, history: History) -> None:
     for training) dashed, and the exact theory with the noise dotted."""
     t, m = _steps(history), history.metrics
     sigma = history.config["label_noise"]
-    ax.plot(t, _positive(m["train_loss"]), color=TRAIN, lw=2, label=L_TR + r" sim, $\sigma_n$=" + f"{sigma:.3g}")
+    ax.plot(t, _positive(m["train_loss"]), color=TRAIN, lw=2, label=L_TR + " sim")
     ax.plot(t, _positive(m["gen_loss"]), color=TEST, lw=2, label=L_GEN + " sim")
     if "noise_pred_train_loss" in m:
         ax.plot(t, m["noise_pred_train_loss"], color="k", **THEORY_STYLE,
-                label=r"rebuttal: noiseless + $\sigma_n^2$ / unchanged")
+                label="rebuttal's prediction")
         ax.plot(t, m["noise_pred_gen_loss"], color="k", **THEORY_STYLE)
-    ax.plot(t, _positive(m["theory_train_loss"]), color="0.45", **MP_STYLE, label="exact theory with the noise")
+    ax.plot(t, _positive(m["theory_train_loss"]), color="0.45", **MP_STYLE, label="exact theory, noisy")
     ax.plot(t, _positive(m["theory_gen_loss"]), color="0.45", **MP_STYLE)
     ax.axhline(sigma**2, color="0.7", lw=0.7)
     ax.set_xscale("log")
@@ -249,10 +249,11 @@ def figure_weight_decay(histories: Sequence[History], limits: Sequence[Mapping],
         plot_weight_decay(ax, h, lim)
         ax.set_ylim(min(lim["paper"] + lim["our convention"]) / 30, None)
         _title(ax, h, rf", $\gamma$={h.config['gamma']:g}")
-    axes[0, 0].legend(fontsize=6)
     plot_plateaus(axes[0, -1], predicted, measured)  # labels crowd at small gamma: the table has them
-    axes[0, -1].set_title("plateaus against the paper's formula", loc="left")
+    axes[0, -1].set_title("plateaus vs the formula", loc="left")
     axes[1, -1].axis("off")
+    # the first run's legend stands in the free panel, where it hides no curve
+    axes[1, -1].legend(*axes[0, 0].get_legend_handles_labels(), loc="center", fontsize=6)
     return fig
 
 
@@ -293,9 +294,10 @@ def figure_label_noise(histories: Sequence[History]):
         else:
             plot_losses(axes[0, j], h, mp=False, test=False)
         axes[0, j].set_ylim(LOSS_BOTTOM, None)
-        _title(axes[0, j], h, rf", $\sigma_n$={h.config['label_noise']:.3g}")
+        _title(axes[0, j], h, "\n" + rf"$\sigma_n$={h.config['label_noise']:.3g}")
         plot_accuracies(axes[1, j], h, theory=False)
-        axes[0, j].legend(fontsize=6)
+        if j < 2:  # the noiseless run, and the first noisy one (the others repeat its entries)
+            axes[0, j].legend(fontsize=6, loc="upper right")
     axes[1, 0].legend(fontsize=7, loc="center left")
     return fig
 
