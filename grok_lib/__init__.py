@@ -12,9 +12,12 @@ The shared core, one module per concern (it imports no paper package):
 - :mod:`grok_lib.fits`            least-squares line and power-law fits with uncertainties
 - :mod:`grok_lib.claims`          claims, results, verdict helpers and the claim records
 - :mod:`grok_lib.figure_numbers`  figure regression of the numbers behind a figure
+- :mod:`grok_lib.recorded`        recorded runs: long runs computed once, committed, checked against today's code
 - :mod:`grok_lib.provenance`      the figure manifest and the caption under each figure
 - :mod:`grok_lib.style`           the house plot style and saving figures
-- :mod:`grok_lib.tables`          plain-text tables for notebook output
+- :mod:`grok_lib.tables`          tables for notebook output (Markdown for the book, fixed-width text)
+- :mod:`grok_lib.display`         figures, tables and verdicts as the book shows them (Markdown)
+- :mod:`grok_lib.landing`         the landing page's generated results table and figure gallery
 - :mod:`grok_lib.paths`           every path the project writes to, and the list of parts
 
 One subpackage per paper, each with its configs, run kinds, models, figures and claims:

@@ -5,7 +5,8 @@ A set is a list of configs a part names in its ``RECORDINGS`` (``{set: (descript
 ``scripts/record_runs.py <set>`` trains them (through the run store, so a killed recording
 resumes from its checkpoints) and writes, per set:
 
-- ``<i>.npz``        run i's metric traces (the history less its weight snapshots), plain arrays;
+- ``<i>.npz``        run i's metric traces, plus the first and last kept weights of the blocks the
+                     set names (Paper A keeps E: what Figure 2's claims read), plain arrays;
 - ``manifest.json``  the configs, the SHA-256 of every file, and how they were made: the command,
                      the library hash, the git commit, the machine, torch, threads, wall times.
 
@@ -46,6 +47,19 @@ COMMAND = ".venv/bin/python scripts/record_runs.py"
 _ZIP_TIME = (1980, 1, 1, 0, 0, 0)
 
 
+def definitions() -> dict:
+    """Every part's recorded sets (its ``recordings`` module's ``RECORDINGS``, where it has one):
+    name -> (description, the function returning its configs, the weight blocks kept)."""
+    import importlib.util
+    from importlib import import_module
+
+    out = {}
+    for part in paths.parts():
+        if importlib.util.find_spec(f"grok_lib.{part}.recordings") is not None:
+            out |= import_module(f"grok_lib.{part}.recordings").RECORDINGS
+    return out
+
+
 class RecordingError(ConfigError):
     """A recorded set is missing, damaged, or does not match the code that reads it."""
 
@@ -76,9 +90,13 @@ def compressed_npz(arrays: dict[str, np.ndarray]) -> bytes:
     return buf.getvalue()
 
 
-def traces(history: History) -> History:
-    """The history without its weight snapshots (the traces are what figures of recorded runs need)."""
-    return History(steps=history.steps, metrics=history.metrics, config=history.config, meta=history.meta)
+def traces(history: History, blocks: Sequence[str] = ()) -> History:
+    """The history with only the first and last kept weights of ``blocks`` (the traces are what the
+    figures of recorded runs need; whole weight histories would be megabytes per run)."""
+    ends = [0, len(history.snapshot_steps) - 1] if len(history.snapshot_steps) else []
+    return History(steps=history.steps, metrics=history.metrics, config=history.config, meta=history.meta,
+                   snapshot_steps=history.snapshot_steps[ends],
+                   snapshots={k: history.snapshots[k][ends] for k in blocks})
 
 
 def machine() -> str:
@@ -94,8 +112,8 @@ def machine() -> str:
     return f"{model}, {os.cpu_count()} cores"
 
 
-def write(name: str, description: str, configs: Sequence, histories: Sequence[History], *, threads: int,
-          root: Path = RECORDED) -> Path:
+def write(name: str, description: str, configs: Sequence, histories: Sequence[History], *, threads,
+          blocks: Sequence[str] = (), root: Path = RECORDED) -> Path:
     """Write the set ``name`` (every file atomically, the manifest last: a reader never sees a
     manifest whose files are not all in place)."""
     import torch
@@ -106,7 +124,7 @@ def write(name: str, description: str, configs: Sequence, histories: Sequence[Hi
     folder.mkdir(parents=True, exist_ok=True)
     runs = []
     for i, (config, history) in enumerate(zip(configs, histories)):
-        data = compressed_npz(traces(history).arrays())
+        data = compressed_npz(traces(history, blocks).arrays())
         atomic_write(folder / f"{i}.npz", data)
         runs.append({"file": f"{i}.npz", "sha256": hashlib.sha256(data).hexdigest(), "kind": kind_of(config).name,
                      "config": to_dict(config), "code": code_version(kind_of(config)),

@@ -13,28 +13,16 @@ and commit ``recorded/``; ``tests/test_recorded.py`` then checks them against to
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import os
 import sys
 import time
-from importlib import import_module
 
 from grok_lib import recorded
-from grok_lib.paths import parts
 from grok_lib.store import RunStore, run_all
 
 
-def definitions() -> dict:
-    """Every part's recorded sets: name -> (description, configs function)."""
-    out = {}
-    for part in parts():
-        if importlib.util.find_spec(f"grok_lib.{part}.recordings") is not None:
-            out |= import_module(f"grok_lib.{part}.recordings").RECORDINGS
-    return out
-
-
 def main() -> int:
-    known = definitions()
+    known = recorded.definitions()
     ap = argparse.ArgumentParser(description="Record the long runs the book reads instead of training.")
     ap.add_argument("sets", nargs="*", help=f"sets to record, of: {', '.join(known)}")
     ap.add_argument("--all", action="store_true", help="record every set")
@@ -42,7 +30,7 @@ def main() -> int:
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="processes (default: CPU cores)")
     args = ap.parse_args()
     if args.list:
-        for name, (description, configs) in known.items():
+        for name, (description, configs, _) in known.items():
             print(f"{name}: {description} ({len(configs())} runs)")
         return 0
     names = list(known) if args.all else args.sets
@@ -57,7 +45,8 @@ def main() -> int:
     histories = iter(run_all(everything, RunStore(), workers=args.workers))
     threads = max(1, (os.cpu_count() or 1) // args.workers) if args.workers > 1 else "default"
     for name, cs in configs.items():
-        folder = recorded.write(name, known[name][0], cs, [next(histories) for _ in cs], threads=threads)
+        description, _, blocks = known[name]
+        folder = recorded.write(name, description, cs, [next(histories) for _ in cs], threads=threads, blocks=blocks)
         print(f"recorded {name}: {len(cs)} runs in {folder}")
     print(f"done in {time.perf_counter() - t0:.0f} s")
     return 0

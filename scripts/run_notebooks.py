@@ -31,18 +31,22 @@ import papermill as pm
 
 from grok_lib import paths
 from grok_lib.claims import RECORDS
+from grok_lib.recorded import RECORDED
 from grok_lib.provenance import library_hash, load_manifest
 
 FINGERPRINT = "grok_fingerprint"
 
 
 def fingerprint(path: Path) -> str:
-    """What a notebook's outputs depend on: its cells' sources, the library code, and (for the claims
-    report, which reads them) the claim records."""
+    """What a notebook's outputs depend on: its cells' sources, the library code, the recorded runs
+    (their manifests hold every file's checksum), and (for the claims report, which reads them) the
+    claim records."""
     h = hashlib.sha256()
     for cell in json.loads(path.read_text())["cells"]:
         h.update("".join(cell["source"]).encode())
     h.update(library_hash().encode())
+    for manifest in sorted(RECORDED.rglob("manifest.json")):
+        h.update(manifest.read_bytes())
     if "claims_report" in path.name:
         for record in sorted(RECORDS.rglob("*.json")):
             h.update(record.read_bytes())

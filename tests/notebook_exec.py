@@ -8,6 +8,7 @@ code: the notebook's own cells. ``tests/test_reruns.py`` also runs real papermil
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import io
 import json
@@ -23,6 +24,20 @@ def code_cells(path: Path) -> list[tuple[list[str], str]]:
     nb = json.loads(Path(path).read_text())
     return [(c.get("metadata", {}).get("tags", []), "".join(c["source"]))
             for c in nb["cells"] if c["cell_type"] == "code"]
+
+
+def run_cell(src: str, name: str, ns: dict) -> None:
+    """Execute one cell as IPython does: the statements, then a last bare expression's value is
+    shown (here: printed as its ``repr``, the ``text/plain`` a notebook would hold)."""
+    tree = ast.parse(src, name)
+    last = tree.body[-1] if tree.body and isinstance(tree.body[-1], ast.Expr) else None
+    if last is not None:
+        tree.body.pop()
+    exec(compile(tree, name, "exec"), ns)
+    if last is not None:
+        value = eval(compile(ast.Expression(last.value), name, "eval"), ns)
+        if value is not None:
+            print(repr(value))
 
 
 def execute(path: Path, parameters: dict, output_path: str | None = None) -> tuple[dict, str]:
@@ -41,7 +56,7 @@ def execute(path: Path, parameters: dict, output_path: str | None = None) -> tup
         with contextlib.redirect_stdout(out):
             for i, (tags, src) in enumerate(cells):
                 try:
-                    exec(compile(src, f"{Path(path).name}[cell {i}]", "exec"), ns)
+                    run_cell(src, f"{Path(path).name}[cell {i}]", ns)
                 except Exception as err:
                     err.add_note(f"in code cell {i} of {Path(path).name} with {parameters}")
                     raise

@@ -63,6 +63,7 @@ def paper_a_sweep(weight_decays=(0.6, 0.8, 1.0), epochs: int = 4000, p: int = 31
             "update_U": 0.03 * np.exp(-s / 50) + 2e-4,
             "update_E": 0.0015 * np.exp(-s / 500) + 1.5e-4 * wd,
             "churn": np.where(s == 0, np.nan, 0.01 + 0.3 * np.exp(-s / 30)),
+            "norm_E": 60 * np.exp(-wd * s / 2000) + 5,
         }
         h.config |= {"p": p, "d_embed": d, "train_frac": 0.5, "data_seed": 0}
         h.snapshot_steps = np.array([0, 500, epochs])

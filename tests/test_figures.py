@@ -58,6 +58,28 @@ def test_fig3_stable_rank():
     return plots.figure3(hs, "E", clocks, others=("W", "U", "EW"))
 
 
+@pytest.mark.mpl_image_compare(filename="fig1_paper_settings.png", **COMPARE)
+def test_fig1_paper_settings():
+    style.use_house_style()
+    hs = paper_a_sweep()
+    return plots.figure1_paper_settings({"split one": hs, "split two": hs[::-1]})
+
+
+@pytest.mark.mpl_image_compare(filename="fig3_paper_settings.png", **COMPARE)
+def test_fig3_paper_settings():
+    style.use_house_style()
+    hs = paper_a_sweep()
+    clocks = {h.config["weight_decay"]: (300.0 + 100 * i, 2000.0 + 300 * i) for i, h in enumerate(hs)}
+    return plots.figure3_paper_settings({"split one": (hs, clocks), "split two": (hs, {})})
+
+
+@pytest.mark.mpl_image_compare(filename="init_comparison.png", **COMPARE)
+def test_init_comparison():
+    style.use_house_style()
+    hs = paper_a_sweep()
+    return plots.figure_init(hs, hs[1:])
+
+
 @pytest.mark.mpl_image_compare(filename="gradient_hierarchy.png", **COMPARE)
 def test_gradient_hierarchy():
     style.use_house_style()

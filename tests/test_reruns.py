@@ -86,7 +86,7 @@ def test_an_unknown_parameter_stops_the_notebook_before_training(given, scratch_
         execute(FIG1, {"profile": "ci", **given})
     text = str(err.value)
     assert "\n" not in text and text.startswith(f"unknown parameter(s) {sorted(set(given) - {'epochs'})[0]}")
-    assert "this notebook's parameters are profile, weight_decays, p, train_frac, width, epochs, data_seed, " \
+    assert "this notebook's parameters are profile, weight_decays, p, train_frac, split, init, width, epochs, data_seed, " \
            "init_seed, device" in text
     assert (sorted(scratch_store.rglob("*")) if scratch_store.exists() else []) == before  # nothing trained
 
@@ -190,6 +190,8 @@ MLP_SPACE = {
     "epochs": [1, 2, 30, None],
     "p": [2, 3, None],
     "train_frac": [None, 0.2, 0.9],
+    "split": [None, "ordered"],
+    "init": [None, "scaled_embed"],
     "width": [1, None],
     "data_seed": [None, 1],
     "init_seed": [None, 2],

@@ -43,7 +43,7 @@ def test_key_is_stable_and_changes_with_every_field(ci_config):
     assert key == run_key(dataclasses.replace(ci_config), "cpu")
     assert key != run_key(ci_config, "cuda")
     changed = {
-        "p": 29, "train_frac": 0.4, "d_embed": 8, "width": 16, "lr": 2e-3, "beta1": 0.8, "beta2": 0.99,
+        "p": 29, "train_frac": 0.4, "split": "ordered", "init": "scaled_embed", "d_embed": 8, "width": 16, "lr": 2e-3, "beta1": 0.8, "beta2": 0.99,
         "weight_decay": 0.5, "epochs": 300, "data_seed": 1, "init_seed": 1, "eval_every": 20,
         "checkpoint_every": 7, "dtype": "float64", "device": "auto",
     }

@@ -12,7 +12,9 @@
 - :mod:`.relu_reduction`  activation-pattern churn and the reduced (pattern-frozen) model
 - :mod:`.figures`         each figure's key numbers (printed, regression-tested, read by the claims)
 - :mod:`.plots`           the figures (plot functions take histories)
+- :mod:`.robustness`      threshold grids, phases in epochs and seed spreads: how sure each verdict is
 - :mod:`.claims`          the registry of Paper A's claims and their evaluators
+- :mod:`.recordings`      the recorded sets: the paper's settings, both splits, a second init, more seeds
 - :mod:`.setup`           the one call each notebook makes: parameters in, configs and histories out
 - :mod:`.kinds`           Paper A's rows in the table of run kinds (imported here, so they always exist)
 - :mod:`.dln`             the deep-linear-network theory chapter (numpy, float64)

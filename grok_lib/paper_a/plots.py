@@ -54,13 +54,13 @@ def plot_accuracy_curves(ax, histories: Sequence[History]) -> None:
 
 def _box(ax, x, y, w, h, text, color):
     ax.add_patch(FancyBboxPatch((x - w / 2, y - h / 2), w, h, boxstyle="round,pad=0.02", fc=color, ec="black", lw=0.8))
-    ax.text(x, y, text, ha="center", va="center", fontsize=7.5)
+    ax.text(x, y, text, ha="center", va="center", fontsize=10)
 
 
 def _arrow(ax, x0, y0, x1, y1, text=""):
     ax.add_patch(FancyArrowPatch((x0, y0), (x1, y1), arrowstyle="-|>", mutation_scale=10, lw=0.9, color="black"))
     if text:
-        ax.text((x0 + x1) / 2, (y0 + y1) / 2 + 0.045, text, ha="center", va="bottom", fontsize=7)
+        ax.text((x0 + x1) / 2, (y0 + y1) / 2 + 0.045, text, ha="center", va="bottom", fontsize=10)
 
 
 def draw_architecture(ax, p: int, d_embed: int, width: int) -> None:
@@ -82,11 +82,12 @@ def draw_architecture(ax, p: int, d_embed: int, width: int) -> None:
 
 
 def figure1(histories: Sequence[History]):
-    """Paper A, Figure 1: the model sketch, the loss curves, and the accuracy curves."""
+    """Paper A, Figure 1: the model sketch (a) above the loss (b) and accuracy (c) curves."""
     cfg = histories[0].config
-    fig = plt.figure(figsize=(12, 3.8), layout="constrained")
-    ax_arch, ax_loss, ax_acc = fig.subplots(1, 3, width_ratios=[1.4, 1.2, 1.0])
-    draw_architecture(ax_arch, cfg["p"], cfg["d_embed"], cfg["width"])
+    fig = plt.figure(figsize=(12, 7.4), layout="constrained")
+    top, bottom = fig.subfigures(2, 1, height_ratios=[0.8, 1.2])
+    draw_architecture(top.subplots(), cfg["p"], cfg["d_embed"], cfg["width"])
+    ax_loss, ax_acc = bottom.subplots(1, 2)
     plot_loss_curves(ax_loss, histories)
     ax_loss.set_title("(b) cross-entropy", loc="left")
     plot_accuracy_curves(ax_acc, histories)
@@ -111,43 +112,51 @@ def plot_fourier_spectra(ax, histories: Sequence[History], block: str = "E", ste
     ax.set_ylabel(f"share of {block}'s energy")
 
 
-def plot_circle(ax, x: np.ndarray, k: int, title: str) -> None:
-    """Rows of ``x`` on their frequency-k plane, coloured by the reordered label j = k i mod p."""
+#: The cyclic colour map of the reordered labels: saturated all round, so no label fades into the page.
+LABEL_CMAP = "hsv"
+
+
+def plot_circle(ax, x: np.ndarray, k: int, title: str):
+    """Rows of ``x`` on their frequency-k plane, coloured by the reordered label j = k i mod p; returns
+    the scatter (for a colour bar)."""
     from .geometry import circle_projection, reorder_labels
 
     z = circle_projection(x, k)
     labels = reorder_labels(len(z), k)
-    ax.scatter(z.real, z.imag, c=labels, cmap="twilight", s=12, edgecolors="none")
+    points = ax.scatter(z.real, z.imag, c=labels, cmap=LABEL_CMAP, s=14, edgecolors="none")
     order = np.argsort(labels)
     ax.plot(np.append(z.real[order], z.real[order][0]), np.append(z.imag[order], z.imag[order][0]),
             color="grey", lw=0.4, alpha=0.6)
     ax.set_aspect("equal", adjustable="datalim")
-    ax.set_title(title, fontsize=9)
+    ax.set_title(title)
     ax.set_xticks([])
     ax.set_yticks([])
+    return points
 
 
 def figure2(histories: Sequence[History], focus: History, memorising_step: int):
-    """Paper A, Figure 2: Fourier spectra of E and U, and E / U after reordering at three stages."""
+    """Paper A, Figure 2, with the paper's panels: (A) the token embeddings E, (B) the output weights U.
+    Each row: the Fourier spectrum at the end of training (every λ), then the ``focus`` run's rows on
+    the plane of E's dominant frequency k, relabelled j = k·i mod p, untrained, memorising and at the end."""
     from .geometry import dominant_frequency
 
-    fig = plt.figure(figsize=(12, 6.2), layout="constrained")
-    top, bottom = fig.subfigures(2, 1, height_ratios=[1, 1.15])
-    ax_e, ax_u = top.subplots(1, 2)
-    plot_fourier_spectra(ax_e, histories, "E")
-    ax_e.set_title("(a) Fourier spectrum of the embeddings E, end of training", loc="left")
-    ax_e.legend(ncol=2)
-    plot_fourier_spectra(ax_u, histories, "U")
-    ax_u.set_title("(b) Fourier spectrum of the head U, end of training", loc="left")
     last = int(focus.steps[-1])
     k = dominant_frequency(focus.snapshot("E", last))
-    panels = [("E", 0, "E, untrained"), ("E", memorising_step, f"E, memorising (epoch {memorising_step})"),
-              ("E", last, f"E, end (epoch {last})"), ("U", last, f"U, end (epoch {last})")]
-    axes = bottom.subplots(1, 4)
-    for ax, (block, step, title) in zip(axes, panels):
-        plot_circle(ax, focus.snapshot(block, step), k, title)
-    bottom.suptitle(f"(c) rows on the plane of frequency k = {k}, coloured by the reordered label j = {k}·i mod "
-                    f"{focus.config['p']}  (λ = {focus.config['weight_decay']:g})", fontsize=10, x=0.02, ha="left")
+    p = focus.config["p"]
+    fig, axes = plt.subplots(2, 4, figsize=(13, 6.6), layout="constrained", width_ratios=[1.6, 1, 1, 1])
+    stages = [(0, "untrained"), (memorising_step, f"memorising (epoch {memorising_step})"), (last, f"end (epoch {last})")]
+    for row, (block, name) in zip(axes, (("E", "A: token embeddings E"), ("U", "B: output weights U"))):
+        plot_fourier_spectra(row[0], histories, block)
+        row[0].set_title(f"{name}: Fourier spectrum at the end", loc="left")
+        for ax, (step, stage) in zip(row[1:], stages):
+            points = plot_circle(ax, focus.snapshot(block, step), k, f"{block}, {stage}")
+    for ax in axes[:, 0]:  # headroom above the spectra for the legend
+        ax.set_ylim(0, ax.get_ylim()[1] * 1.45)
+    axes[0, 0].legend(ncol=3, loc="upper center")
+    bar = fig.colorbar(points, ax=axes[:, 1:], shrink=0.8, pad=0.01)
+    bar.set_label(f"reordered label j = {k}·i mod {p}")
+    fig.suptitle(f"Rows on the plane of E's dominant frequency k = {k} (λ = {focus.config['weight_decay']:g})",
+                 x=0.98, ha="right", fontsize=10)
     return fig
 
 
@@ -155,39 +164,42 @@ def figure2(histories: Sequence[History], focus: History, memorising_step: int):
 
 
 def plot_loss_and_srank(ax, histories: Sequence[History], matrix: str = "E", clocks: dict | None = None) -> None:
-    """Test loss (log, left axis) and the stable rank of ``matrix`` (right axis) vs epoch.
+    """Train (dashed) and test (solid) loss (log, left axis) and the stable rank of ``matrix``
+    (dotted, right axis) vs epoch.
 
-    ``clocks`` maps a weight decay to (T_cls, T_rep), drawn as a circle on the loss curve
-    and a diamond on the stable-rank curve.
+    ``clocks`` maps a weight decay to (T_cls, T_rep): T_cls, a train-loss clock, is drawn as a
+    circle on the train-loss curve, T_rep as a diamond on the stable-rank curve.
     """
     colors = weight_decay_colors([h.config["weight_decay"] for h in histories])
     right = ax.twinx()
     for h in histories:
         wd = h.config["weight_decay"]
         c = colors[wd]
+        ax.plot(epochs(h), h["train_loss"], color=c, lw=0.9, ls="--")
         ax.plot(epochs(h), h["test_loss"], color=c, lw=1.2, label=f"λ = {wd:g}")
-        right.plot(epochs(h), h[f"srank_{matrix}"], color=c, lw=1.2, ls=":")
+        right.plot(epochs(h), h[f"srank_{matrix}"], color=c, lw=1.4, ls=":")
         if clocks and wd in clocks:
             t_c, t_r = clocks[wd]
             if np.isfinite(t_c):
-                ax.plot([t_c], [h.at("test_loss", t_c)], "o", color=c, ms=5, mec="black", mew=0.5)
+                ax.plot([t_c], [h.at("train_loss", t_c)], "o", color=c, ms=5, mec="black", mew=0.5)
             if np.isfinite(t_r):
                 right.plot([t_r], [h.at(f"srank_{matrix}", t_r)], "D", color=c, ms=5, mec="black", mew=0.5)
     ax.set_yscale("log")
     ax.set_xlabel("epoch (full-batch step)")
-    ax.set_ylabel("test cross-entropy (solid)")
+    ax.set_ylabel("cross-entropy: train (dashed), test (solid)")
     right.set_ylabel(f"stable rank of {matrix} (dotted)")
     right.grid(False)
     right.spines["right"].set_visible(True)
 
 
 def figure3(histories: Sequence[History], matrix: str, clocks: dict, others: Sequence[str]):
-    """Paper A, Figure 3: test loss and stable rank, with both clocks marked; other matrices alongside."""
+    """Paper A, Figure 3: losses and stable rank, with both clocks marked; other matrices alongside."""
     fig = plt.figure(figsize=(12, 4.2), layout="constrained")
     main, side = fig.subfigures(1, 2, width_ratios=[1.5, 1])
     ax = main.subplots()
     plot_loss_and_srank(ax, histories, matrix, clocks)
-    ax.set_title(f"(a) test loss and stable rank of {matrix}; ● T_cls(1e-4), ◆ T_rep", loc="left")
+    ax.set_title(f"(a) losses and stable rank of {matrix}; ● $T_{{\\mathrm{{cls}}}}(10^{{-4}})$ on the train loss, "
+                 "◆ $T_{\\mathrm{rep}}$", loc="left")
     ax.legend(loc="lower left")
     axes = side.subplots(len(others), 1, sharex=True)
     colors = weight_decay_colors([h.config["weight_decay"] for h in histories])
@@ -197,6 +209,66 @@ def figure3(histories: Sequence[History], matrix: str, clocks: dict, others: Seq
         a.set_ylabel(f"srank {name}")
     np.atleast_1d(axes)[0].set_title("(b) stable rank of the other matrices", loc="left")
     np.atleast_1d(axes)[-1].set_xlabel("epoch")
+    return fig
+
+
+# --- Paper A at the paper's settings, and the settings the paper leaves open ---------------
+
+#: The paper's test-loss window (Fig. 1b), shaded on the paper-settings figures.
+PAPER_WINDOW = (4000, 8500)
+
+
+def figure1_paper_settings(panels: dict[str, Sequence[History]]):
+    """Figure 1 (b, c) at the paper's settings, one row per split (``panels``: row title -> sweep),
+    with the paper's 4k-8.5k test-loss window shaded."""
+    fig = plt.figure(figsize=(12, 4.0 * len(panels)), layout="constrained")
+    rows = np.atleast_1d(fig.subfigures(len(panels), 1))
+    for sub, (title, histories) in zip(rows, panels.items()):
+        ax_loss, ax_acc = sub.subplots(1, 2)
+        plot_loss_curves(ax_loss, histories)
+        plot_accuracy_curves(ax_acc, histories)
+        for ax in (ax_loss, ax_acc):
+            ax.axvspan(*PAPER_WINDOW, color="grey", alpha=0.12, lw=0)
+        ax_loss.set_title("(b) cross-entropy; shaded: the paper's 4k–8.5k", loc="left")
+        ax_acc.set_title("(c) accuracy", loc="left")
+        sub.suptitle(title, x=0.01, ha="left", fontweight="bold")
+    return fig
+
+
+def figure3_paper_settings(panels: dict[str, tuple[Sequence[History], dict]], matrix: str = "E"):
+    """Figure 3 (a) at the paper's settings, one panel per split (``panels``: title -> (sweep, clocks))."""
+    fig, axes = plt.subplots(1, len(panels), figsize=(6.5 * len(panels), 4.2), layout="constrained", squeeze=False)
+    for ax, (title, (histories, clocks)) in zip(axes[0], panels.items()):
+        plot_loss_and_srank(ax, histories, matrix, clocks)
+        ax.axvspan(*PAPER_WINDOW, color="grey", alpha=0.12, lw=0)
+        ax.set_title(title, loc="left")
+        ax.legend(loc="lower left")
+    return fig
+
+
+def figure_init(default: Sequence[History], scaled: Sequence[History]):
+    """The two initialisations side by side: ||E||_F, the stable rank of E and the losses, one colour
+    per weight decay, PyTorch's default solid and N(0, 1/d) dashed."""
+    fig, axes = plt.subplots(1, 3, figsize=(13, 3.8), layout="constrained")
+    colors = weight_decay_colors([h.config["weight_decay"] for h in default])
+    for histories, ls in ((default, "-"), (scaled, "--")):
+        for h in histories:
+            c = colors[h.config["weight_decay"]]
+            axes[0].plot(epochs(h), h["norm_E"], color=c, ls=ls)
+            axes[1].plot(epochs(h), h["srank_E"], color=c, ls=ls)
+            axes[2].plot(epochs(h), h["test_loss"], color=c, ls=ls, label=f"λ = {h.config['weight_decay']:g}"
+                         if ls == "-" else None)
+    axes[0].set_yscale("log")
+    axes[0].set_ylabel(r"$\|E\|_F$")
+    axes[1].set_ylabel("stable rank of E")
+    axes[2].set_yscale("log")
+    axes[2].set_ylabel("test cross-entropy")
+    for ax, title in zip(axes, ("(a) size of the embeddings", "(b) the slow clock's matrix", "(c) test loss")):
+        ax.set_xlabel("epoch")
+        ax.set_title(title, loc="left")
+    inits = [plt.Line2D([], [], color="grey", ls="-"), plt.Line2D([], [], color="grey", ls="--")]
+    axes[0].legend(inits, ["E ~ N(0, 1) (PyTorch)", "E ~ N(0, 1/d)"], loc="lower left")
+    axes[2].legend(loc="lower left")
     return fig
 
 
@@ -212,7 +284,7 @@ def plot_gradient_norms(ax, history: History) -> None:
         "E": history["spec_W"] * history["spec_U"] * history["mean_delta_B"],
     }
     for block, color in (("U", "#7b3294"), ("W", "#008837"), ("E", "#e66101")):
-        ax.plot(x, history[f"grad_{block}"], color=color, label=f"‖∇_{block}‖")
+        ax.plot(x, history[f"grad_{block}"], color=color, label=f"$\\|\\nabla_{block}\\|$")
         ax.plot(x, bounds[block], color=color, ls="--", lw=1.0, label=f"bound for {block}")
     ax.set_xscale("log")
     ax.set_yscale("log")
@@ -239,7 +311,7 @@ def figure_gradients(histories: Sequence[History], focus: History, grad_ratios: 
     fig, (a, b, c) = plt.subplots(1, 3, figsize=(13, 3.8), layout="constrained")
     plot_gradient_norms(a, focus)
     a.set_title(f"(a) gradients and Prop. 4.2 bounds, λ = {focus.config['weight_decay']:g}", loc="left")
-    plot_ratio_curves(b, histories, grad_ratios, "‖∇_U‖ / ‖∇_E‖")
+    plot_ratio_curves(b, histories, grad_ratios, r"$\|\nabla_U\| / \|\nabla_E\|$")
     b.set_title("(b) head / embedding gradient", loc="left")
     b.legend(fontsize=7)
     plot_ratio_curves(c, histories, update_ratios, "relative update U / E")
@@ -262,10 +334,12 @@ def figure_activations(histories: Sequence[History], rates: dict, clocks: dict, 
                 i = int(np.searchsorted(h.steps, t))
                 ax.plot([t], [rates[wd][min(i, len(h.steps) - 1)]], marker, color=colors[wd], ms=5, mec="black", mew=0.5)
     ax.axhline(threshold, color="black", ls="--", lw=0.8, label=f"frozen below {threshold:g}")
-    ax.set_xscale("log")
-    ax.set_yscale("log")
+    if any(np.any(np.asarray(r) > 0) for r in rates.values()):  # a run shorter than one churn window has none
+        ax.set_xscale("log")
+        ax.set_yscale("log")
     ax.set_xlabel("epoch")
     ax.set_ylabel("fraction of pattern bits\nflipped per 50 epochs")
-    ax.set_title("activation-pattern churn on the training set; ● T_cls(1e-3), ◆ T_rep", loc="left")
+    ax.set_title(r"activation-pattern churn on the training set; ● $T_{\mathrm{cls}}(10^{-3})$, ◆ $T_{\mathrm{rep}}$",
+                 loc="left")
     ax.legend(ncol=2, fontsize=7)
     return fig

@@ -9,19 +9,21 @@ claims (see :func:`grok_lib.notebook.start`).
 
 from __future__ import annotations
 
+from .. import recorded as recorded_runs
+from ..history import History
 from ..notebook import Run, start
 from ..store import run_all
-from . import config, figures
+from . import config, figures, recordings
 from .dln import figures as dln_figures
 from .dln import config as dln_config
 
 
-def mlp(profile: str = "default", weight_decays=None, p=None, train_frac=None, width=None, epochs=None,
-        data_seed=None, init_seed=None, device=None, *, output_path=None) -> Run:
+def mlp(profile: str = "default", weight_decays=None, p=None, train_frac=None, split=None, init=None, width=None,
+        epochs=None, data_seed=None, init_seed=None, device=None, *, output_path=None) -> Run:
     """The weight-decay sweep of every MLP notebook (None: the profile's value / the paper's λs),
     served by the run store, trained on a miss."""
-    overrides = {"p": p, "train_frac": train_frac, "width": width, "epochs": epochs, "data_seed": data_seed,
-                 "init_seed": init_seed, "device": device}
+    overrides = {"p": p, "train_frac": train_frac, "split": split, "init": init, "width": width, "epochs": epochs,
+                 "data_seed": data_seed, "init_seed": init_seed, "device": device}
     configs = config.sweep(profile, weight_decays, **overrides)
     parameters = {"profile": profile, "weight_decays": weight_decays, **overrides}
     return start(profile, parameters, configs, config.sweep("default"), output_path)
@@ -37,6 +39,30 @@ def deep_linear(profile: str = "default", depths=None, steps=None, lr=None, seed
     return start(profile, parameters, configs, dln_config.sweep("default"), output_path)
 
 
+def recorded(name: str) -> list[History]:
+    """The histories of Paper A's recorded set ``name`` (``paper_unordered``, ``paper_ordered``,
+    ``init_scaled``, ``seeds``; see :mod:`grok_lib.paper_a.recordings`), checked against its definition."""
+    full = f"paper_a/{name}"
+    if full not in recordings.RECORDINGS:
+        names = ", ".join(n.split("/", 1)[1] for n in recordings.RECORDINGS)
+        raise recorded_runs.RecordingError(f"name must be one of {names}, got {name!r}")
+    return recorded_runs.load(full, recordings.RECORDINGS[full][1]()).histories
+
+
+def seed_sweeps() -> list[list[History]]:
+    """The default profile's weight-decay sweep at seeds 0 (the book's own runs), 1 and 2, from the
+    recorded ``seeds`` set: one sweep per seed, each in λ order."""
+    runs = recorded("seeds")
+    n = len(config.WEIGHT_DECAYS)
+    return [runs[i:i + n] for i in range(0, len(runs), n)]
+
+
+def default_runs() -> list[History]:
+    """The default profile's sweep at seed 0, whatever the notebook's own parameters (recorded: the
+    same runs ``make book`` trains): what the recorded default-profile sets are compared with."""
+    return seed_sweeps()[0]
+
+
 def book_configs(profile: str = "default") -> list:
     """Every run Paper A's notebooks need (trained up front by ``make``)."""
     return config.sweep(profile) + dln_config.sweep(profile)
@@ -46,5 +72,7 @@ def figure_numbers() -> dict:
     """Figure name -> a function computing its regression numbers from the default profile's runs."""
     mlp_runs = lambda: run_all(config.sweep("default"), progress=False)  # noqa: E731
     dln_runs = lambda: run_all(dln_config.sweep("default"), progress=False)  # noqa: E731
+    sets = lambda names: [default_runs() if n == "default" else recorded(n) for n in names]  # noqa: E731
     return ({name: (lambda f=f: f(mlp_runs())) for name, f in figures.NUMBERS.items()}
-            | {name: (lambda f=f: f(dln_runs())) for name, f in dln_figures.NUMBERS.items()})
+            | {name: (lambda f=f: f(dln_runs())) for name, f in dln_figures.NUMBERS.items()}
+            | {name: (lambda f=f, n=n: f(*sets(n))) for name, (f, n) in figures.RECORDED_NUMBERS.items()})

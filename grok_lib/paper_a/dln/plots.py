@@ -47,7 +47,7 @@ def plot_margins(ax, histories: Sequence[History]) -> None:
                 label=_label(h))
     ax.axhline(0, color="black", lw=0.6)
     ax.set_xlabel("step")
-    ax.set_ylabel("min margin Γ(t)")
+    ax.set_ylabel(r"min margin $\Gamma(t)$")
 
 
 def plot_loss_bounds(ax, history: History, lemma31: np.ndarray, theorem35: np.ndarray) -> None:
@@ -60,9 +60,9 @@ def plot_loss_bounds(ax, history: History, lemma31: np.ndarray, theorem35: np.nd
     color, ls = DEPTH_COLORS[c["depth"]], OPT_STYLE[c["optimizer"]]
     bound_color = "black" if c["optimizer"] == "gd" else "grey"
     t = epochs(history)
-    ax.plot(t, history["train_loss"], ls, color=color, lw=1.8, label=f"L_CE, {_label(history)}")
-    ax.plot(t, lemma31, ":", color=bound_color, lw=1.1, label=f"Lemma 3.1 (K-1)e^(-Γ(t)), {c['optimizer']}")
-    ax.plot(t, theorem35, "-.", color=bound_color, lw=1.0, label=f"Thm 3.5, ν that holds, {c['optimizer']}")
+    ax.plot(t, history["train_loss"], ls, color=color, lw=1.8, label=f"$L_{{\\mathrm{{CE}}}}$, {_label(history)}")
+    ax.plot(t, lemma31, ":", color=bound_color, lw=1.1, label=f"Lemma 3.1 $(K-1)e^{{-\\Gamma(t)}}$, {c['optimizer']}")
+    ax.plot(t, theorem35, "-.", color=bound_color, lw=1.0, label=f"Thm 3.5, $\\nu$ that holds, {c['optimizer']}")
     _log_scale(ax)
     ax.set_ylim(1e-12, 10)
     ax.set_xlabel("step")
@@ -102,13 +102,18 @@ def plot_gaps(ax, histories: Sequence[History], gaps: Sequence[np.ndarray]) -> N
         ax.plot(epochs(h), np.where(d > 0, d, np.nan), ls, color=DEPTH_COLORS[c["depth"]], lw=1.2, label=_label(h))
     _log_scale(ax)
     ax.set_xlabel("step")
-    ax.set_ylabel("Δ(t) = E(A_t) − E(A_*)")
+    ax.set_ylabel(r"$\Delta(t) = E(A_t) - E(A_*)$")
 
 
-def plot_drift_errors(ax, steps: np.ndarray, errors: dict[str, np.ndarray], label: str) -> None:
+#: Line style per singular value in the drift panel (colour: which prediction; style: which value).
+DRIFT_STYLES = ("-", "--", ":", "-.")
+
+
+def plot_drift_errors(ax, steps: np.ndarray, errors: dict[str, np.ndarray], label: str, ls: str = "-") -> None:
     """Relative error of Prop. 4.3 (literal) and of its factored form against the measured drift."""
-    ax.plot(steps, errors["prop43"], "-", color="#d95f02", lw=1.1, label=f"Prop. 4.3 as stated, {label}")
-    ax.plot(steps, errors["factored"], "-", color="#1b9e77", lw=1.1, label=f"× L s^(2−2/L) (factored flow), {label}")
+    ax.plot(steps, errors["prop43"], ls, color="#d95f02", lw=1.1, label=f"Prop. 4.3 as stated, {label}")
+    ax.plot(steps, errors["factored"], ls, color="#1b9e77", lw=1.1,
+            label=f"× $L s^{{2-2/L}}$ (factored flow), {label}")
     _log_scale(ax)
     ax.set_xlabel("step")
     ax.set_ylabel("|predicted − measured| / |measured|")
@@ -118,8 +123,8 @@ def plot_two_clocks(ax, history: History, gap: np.ndarray, t_cls: float, t_rep: 
     """Loss and energy gap on one log time axis, the fast clock (circle) and slow clock (diamond)."""
     color = DEPTH_COLORS[history.config["depth"]]
     t = epochs(history)
-    ax.plot(t, history["train_loss"], color=color, lw=1.5, label="L_CE(A_t)")
-    ax.plot(t, np.where(gap > 0, gap, np.nan), ":", color=color, lw=1.5, label="Δ(t)")
+    ax.plot(t, history["train_loss"], color=color, lw=1.5, label=r"$L_{\mathrm{CE}}(A_t)$")
+    ax.plot(t, np.where(gap > 0, gap, np.nan), ":", color=color, lw=1.5, label=r"$\Delta(t)$")
     if np.isfinite(t_cls):
         ax.axvline(t_cls, color="black", lw=0.8, ls="--")
         ax.plot([t_cls], [history.at("train_loss", t_cls)], "o", color=color, mec="black", ms=6)
@@ -166,8 +171,8 @@ def figure_slow_clock(runs, gaps, etas, t_rep_levels, power_fits, log_fits, drif
     plot_clock_levels(c, runs, etas, t_rep_levels, log_fits, log_log=False, symbol="η", fit_max=slow_max)
     c.set_title("(c) T_rep(η) against ln(1/η): an exponential tail is a line here", loc="left")
     c.legend(fontsize=6.5)
-    for index, errs in drift_errors.items():
-        plot_drift_errors(d, drift_steps[index], errs, f"s_{index + 1}")
+    for n, (index, errs) in enumerate(drift_errors.items()):
+        plot_drift_errors(d, drift_steps[index], errs, f"$s_{{{index + 1}}}$", DRIFT_STYLES[n % len(DRIFT_STYLES)])
     d.set_title(f"(d) singular-value drift, {drift_label}", loc="left")
     d.legend(fontsize=6.5)
     return fig
@@ -180,7 +185,7 @@ def figure_separation(histories: Sequence[History], gaps, clocks: Sequence[tuple
     for ax, h, d, (tc, tr) in zip(np.atleast_1d(axes), histories, gaps, clocks):
         plot_two_clocks(ax, h, d, tc, tr)
         ratio = f"{tr / tc:.1f}" if tc != 0 else "-"
-        ax.set_title(f"L = {h.config['depth']}: T_rep/T_cls = {ratio}", loc="left")
-    np.atleast_1d(axes)[0].set_ylabel("solid L_CE, dotted Δ")
+        ax.set_title(f"L = {h.config['depth']}: $T_{{\\mathrm{{rep}}}}/T_{{\\mathrm{{cls}}}}$ = {ratio}", loc="left")
+    np.atleast_1d(axes)[0].set_ylabel(r"solid $L_{\mathrm{CE}}$, dotted $\Delta$")
     np.atleast_1d(axes)[0].legend(loc="lower left")
     return fig

@@ -1,0 +1,90 @@
+"""Recorded runs (grok_lib/recorded.py): every committed set matches its definition and its
+checksums, and today's code still produces its first steps (so a change to the numeric code
+that alters a recording fails here until it is recorded again with scripts/record_runs.py)."""
+
+import json
+import shutil
+
+import numpy as np
+import pytest
+import torch
+
+from grok_lib import recorded
+from grok_lib.history import History
+
+SETS = recorded.definitions()
+
+#: Steps of a recorded run retrained with today's code, and the tolerance of the comparison:
+#: on the machine that recorded it the numbers are bitwise equal; 1e-6 relative leaves room for
+#: another CPU of the same kind (different BLAS kernels) without letting a real change through.
+PREFIX_STEPS, PREFIX_RTOL = 200, 1e-6
+
+
+@pytest.fixture
+def one_thread():
+    """Recordings are made by one-thread worker processes (thread count changes the last bits)."""
+    before = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(before)
+
+
+@pytest.mark.parametrize("name", sorted(SETS))
+def test_set_matches_its_definition_and_checksums(name):
+    rec = recorded.load(name, SETS[name][1]())
+    assert len(rec.histories) == len(SETS[name][1]())
+    for h in rec.histories:
+        assert np.isfinite(h["train_loss"]).all() and len(h.steps) > 10
+        assert set(h.snapshots) == set(SETS[name][2])
+
+
+@pytest.mark.parametrize("name", sorted(SETS))
+def test_todays_code_reproduces_the_first_steps(name, one_thread):
+    rec = recorded.load(name, SETS[name][1]())
+    config, history = SETS[name][1]()[-1], rec.histories[-1]
+    rows = recorded.retrain_prefix(config, PREFIX_STEPS)
+    assert max(rows) >= PREFIX_STEPS * 0.9, sorted(rows)[-3:]
+    assert recorded.compare_prefix(history, rows, PREFIX_RTOL) == []
+
+
+def test_compare_prefix_sees_a_change():
+    steps = np.array([0, 1, 2])
+    h = History(steps=steps, metrics={"train_loss": np.array([4.7, 4.6, 4.5]), "test_acc": np.array([0.0, 0.1, 0.2])},
+                config={})
+    same = {0: {"train_loss": 4.7, "test_acc": 0.0}, 1: {"train_loss": 4.6, "test_acc": 0.1}}
+    assert recorded.compare_prefix(h, same, 1e-6) == []
+    moved = {0: {"train_loss": 4.7, "test_acc": 0.0}, 1: {"train_loss": 4.6 * (1 + 1e-5), "test_acc": 0.1}}
+    assert recorded.compare_prefix(h, moved, 1e-6) == ["train_loss: relative difference 1e-05 at step 1 (tolerance 1e-06)"]
+    assert recorded.compare_prefix(h, {5: {"train_loss": 1.0}}, 1e-6) == ["steps [5] were not recorded"]
+
+
+@pytest.fixture
+def copied_set(tmp_path):
+    name = sorted(SETS)[0]
+    shutil.copytree(recorded.set_dir(name), recorded.set_dir(name, tmp_path))
+    return name, tmp_path
+
+
+def test_a_damaged_file_is_refused(copied_set):
+    name, root = copied_set
+    f = recorded.set_dir(name, root) / "0.npz"
+    data = bytearray(f.read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    f.write_bytes(bytes(data))
+    with pytest.raises(recorded.RecordingError, match=r"0.npz fails its checksum; .*record_runs.py " + name):
+        recorded.load(name, SETS[name][1](), root)
+
+
+def test_a_changed_definition_is_refused(copied_set):
+    name, root = copied_set
+    manifest = recorded.set_dir(name, root) / "manifest.json"
+    m = json.loads(manifest.read_text())
+    m["runs"][0]["config"]["width"] += 1
+    manifest.write_text(json.dumps(m))
+    with pytest.raises(recorded.RecordingError, match=r"does not match its definition \(fields width differ\)"):
+        recorded.load(name, SETS[name][1](), root)
+
+
+def test_a_missing_set_names_the_command(tmp_path):
+    with pytest.raises(recorded.RecordingError, match=r"missing .* record it with: .*record_runs.py paper_a/seeds"):
+        recorded.load("paper_a/seeds", [], tmp_path)
