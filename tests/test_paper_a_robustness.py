@@ -51,7 +51,7 @@ def test_the_clock_ratio_moves_with_the_fraction_of_the_peak():
 
 def test_spread_table_merges_seed_tables_row_by_row():
     a = [{"weight_decay": 0.6, "T": 100.0}, {"weight_decay": 1.0, "T": 50.0}]
-    b = [{"weight_decay": 0.6, "T": 300.0}, {"weight_decay": 1.0, "T": math.nan}]
+    b = [{"weight_decay": 0.6, "T": 300.0}, {"weight_decay": 1.0, "T": "never"}]
     assert robustness.spread_table([a, b]) == [{"weight_decay": 0.6, "T": "200 [100–300]"},
                                                {"weight_decay": 1.0, "T": "50 [50–50] (1 never)"}]
 

@@ -294,6 +294,18 @@ def gradient_phase_table(histories: Sequence[History]) -> list[dict]:
     return rows
 
 
+def phase_share_table(histories: Sequence[History]) -> list[dict]:
+    """Per λ: the phase boundaries (T_cls(1e-3), T_grok(95%)) and the share of each phase's epochs
+    with ||grad_U|| > ||grad_E||, as plain numbers (what the seed spread reads)."""
+    rows = []
+    for h in histories:
+        bounds = robustness.phases(h, FIT_EPS)
+        shares = robustness.head_share_by_phase(h, FIT_EPS)
+        rows.append({"weight_decay": h.config["weight_decay"], "T_cls(1e-3)": bounds["plateau"][0],
+                     "T_grok(95%)": bounds["late"][0]} | {f"{name} share": round(v, 2) for name, v in shares.items()})
+    return rows
+
+
 def frozen_sensitivity(histories: Sequence[History]) -> list[dict]:
     """The frozen epoch at every churn threshold of the grid, against T_rep, per λ."""
     return [{"weight_decay": h.config["weight_decay"], "T_rep": _fmt(t_rep_srank(h))}

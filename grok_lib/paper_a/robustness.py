@@ -104,15 +104,20 @@ def spread(values: Sequence[float], fmt: str | None = None) -> str:
     return text + (f" ({never} never)" if never else "")
 
 
+def _value(v) -> float:
+    """A table cell as a number: "never" (a clock that never stopped) is NaN."""
+    return math.nan if v == "never" else float(v)
+
+
 def spread_table(seed_tables: Sequence[Sequence[dict]], key: str = "weight_decay", fmt: str | None = None) -> list[dict]:
     """Rows of several seeds' tables (same rows, same columns) merged into one: each numeric
-    column as :func:`spread` over the seeds, ``key`` kept."""
+    column as :func:`spread` over the seeds ("never" counts as never), ``key`` kept."""
     rows = []
     for same in zip(*seed_tables):
         row = {key: same[0][key]}
         for column in same[0]:
             if column != key:
-                row[column] = spread([float(r[column]) for r in same], fmt)
+                row[column] = spread([_value(r[column]) for r in same], fmt)
         rows.append(row)
     return rows
 
