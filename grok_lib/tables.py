@@ -47,6 +47,10 @@ MATH_NAMES = (
     ("L_gen", r"$\mathcal{L}_{\mathrm{gen}}$"),
     ("λ_eff", r"$\lambda_{\mathrm{eff}}$"),
     ("d_out", r"$d_{\mathrm{out}}$"),
+    ("T_cls", r"$T_{\mathrm{cls}}$"),
+    ("T_rep", r"$T_{\mathrm{rep}}$"),
+    ("T_grok", r"$T_{\mathrm{grok}}$"),
+    ("‖E‖_F", r"$\|E\|_F$"),
 )
 
 

@@ -96,8 +96,8 @@ CLAIMS = [
         "A.fig3.clock_ratio",
         "A",
         "The representation clock runs several times slower than the loss clock. The paper states no ratio; "
-        "T_rep / T_cls of about 3-6 is our reading of its Figs 1b and 3 (train loss ~1e-6 by ~1.5k epochs, "
-        "the stable-rank fall at ~4k-8.5k).",
+        r"$T_{\mathrm{rep}}/T_{\mathrm{cls}}$ of about 3-6 is our reading of its Figs 1b and 3 (train loss ~1e-6 by "
+        "~1.5k epochs, the stable-rank fall at ~4k-8.5k).",
         f"T_rep(f) = first recorded epoch after the stable rank's peak with srank(E) <= f x peak; ratio to "
         f"T_cls(ε), over f = {', '.join(f'{f:g}' for f in T_REP_FRACTION_GRID)} and "
         f"ε = {', '.join(f'{e:.0e}' for e in RATIO_EPS_GRID)} (the book's: f = {T_REP_FRACTION}, ε = {RATIO_EPS:.0e}).",
