@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Sequence
 
 from . import paths
+from .tables import typeset
 
 #: Where notebooks record their claim results, one JSON file per notebook under its part's
 #: folder (``book/claims/paper_a/fig1_loss_curves.json``).
@@ -124,7 +125,7 @@ def markdown_table(records: Sequence[dict]) -> str:
     links to that part's notebook.
     """
     def cell(text) -> str:
-        return str(text).replace("|", "\\|").replace("\n", " ")
+        return typeset(str(text)).replace("|", "\\|").replace("\n", " ")
 
     lines = ["| claim | measured, and what counts as reproduced | verdict |", "|---|---|---|"]
     for r in records:
@@ -139,7 +140,7 @@ def settings_table(records: Sequence[dict], settings: dict[str, str]) -> str:
     where a claim has no record at that setting. ``records`` are rows of every setting
     (``load_records(setting=None)``), in the order the rows should appear."""
     def cell(text) -> str:
-        return str(text).replace("|", "\\|").replace("\n", " ")
+        return typeset(str(text)).replace("|", "\\|").replace("\n", " ")
 
     by_claim: dict[str, dict[str, dict]] = {}
     for r in records:

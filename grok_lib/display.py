@@ -288,8 +288,10 @@ class Verdicts:
     note: str = ""
 
     def _repr_markdown_(self) -> str:
-        blocks = [f"{verdict_badge(r.verdict)} **`{r.claim.id}`** — {r.claim.statement}<br>\n"
-                  f"*Measured:* {r.measured}" for r in self.results]
+        from .tables import typeset
+
+        blocks = [f"{verdict_badge(r.verdict)} **`{r.claim.id}`** — {typeset(r.claim.statement)}<br>\n"
+                  f"*Measured:* {typeset(r.measured)}" for r in self.results]
         if self.note:
             blocks.append(f"*{self.note}*")
         return "\n\n".join(blocks)

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from . import paths
 from .claims import DEFAULT_SETTING, RECORDS, VERDICTS, load_records
+from .tables import typeset
 from .display import SHIPPED, verdict_badge
 from .provenance import MANIFEST, load_manifest
 
@@ -22,7 +23,7 @@ PARTS = {"A": ("Paper A", "paper_a"), "B": ("Paper B", "paper_b"), "C": ("Paper 
 
 
 def _cell(text) -> str:
-    return str(text).replace("|", "\\|").replace("\n", " ")
+    return typeset(str(text)).replace("|", "\\|").replace("\n", " ")
 
 
 def _count(rows) -> str:

@@ -140,3 +140,46 @@ def show(rows: Sequence[dict], headers: dict | None = None, caption: str = "") -
     """Key numbers for the book: ``tables.show(figures.x_table(...))`` as a cell's last expression
     (or in ``display(...)``) replaces ``print(tables.format_table(...))``."""
     return Table(rows, headers, caption)
+
+
+#: ASCII names in claim texts (statements, measured values, tolerances) and their symbols, for the
+#: book's Markdown: written as words where a symbol was not at hand, shown as the symbol.
+SYMBOLS = (
+    (r"\|\|grad_U\|\|", r"$\Vert\nabla_U\Vert$"),  # no pipes: they split table cells
+    (r"\|\|grad_E\|\|", r"$\Vert\nabla_E\Vert$"),  # no pipes: they split table cells
+    (r"\|\|grad_W\|\|", r"$\Vert\nabla_W\Vert$"),  # no pipes: they split table cells
+    (r"\bR\^2\b", "R²"),
+    (r"\beps\b", "ε"),
+    (r"\beta\b", "η"),
+    (r"\blambda\b", "λ"),
+    (r"\bgamma0\b", "γ₀"),
+    (r"\bgamma\b", "γ"),
+    (r"\bGamma\b", "Γ"),
+    (r"\bDelta\b", "Δ"),
+    (r"\btheta\b", "θ"),
+    (r"\bsigma_n\b", "σₙ"),
+    (r"\bnu\b", "ν"),
+    (r"\bL_CE\b", r"$L_{\mathrm{CE}}$"),
+    (r"\bT_KL\b", r"$T_{\mathrm{KL}}$"),
+    (r" -> ", " → "),
+    (r"<=", "≤"),
+    (r">=", "≥"),
+)
+
+
+def typeset(text: str) -> str:
+    """A claim text for the book's Markdown: its ASCII maths (:data:`SYMBOLS`, and the names of
+    :data:`MATH_NAMES`) as symbols, outside the ``$...$`` it already has. The records keep the
+    text as measured; only what the page shows changes."""
+    import re
+
+    parts = re.split(r"(\$[^$]+\$)", str(text))
+    out = []
+    for part in parts:
+        if part.startswith("$") and part.endswith("$") and len(part) > 1:
+            out.append(part)
+            continue
+        for pattern, symbol in SYMBOLS:
+            part = re.sub(pattern, lambda _m, s=symbol: s, part)
+        out.append(math_name(part))
+    return "".join(out)
