@@ -106,3 +106,15 @@ def test_every_record_links_to_its_notebook():
         assert (NOTEBOOKS / f"{r['source']}.ipynb").exists(), r["source"]
         assert r["source"].split("/")[0] in parts(), r["source"]
     assert "(paper_a/fig1_loss_curves.ipynb)" in claims.markdown_table(records)
+
+
+def test_claim_texts_are_typeset_on_the_page_but_kept_as_measured():
+    from grok_lib.tables import typeset
+
+    text = r"share with ||grad_U|| > ||grad_E||; eps=1e-08, lambda <= 0.5; steps; peak -> end; $\lambda p$ stays"
+    assert typeset(text) == (r"share with $\Vert\nabla_U\Vert$ > $\Vert\nabla_E\Vert$; ε=1e-08, λ ≤ 0.5; steps; "
+                             r"peak → end; $\lambda p$ stays")
+    assert typeset("T_rep / T_cls(1e-4)") == r"$T_{\mathrm{rep}}$ / $T_{\mathrm{cls}}$(1e-4)"
+    row = {"id": "A.x", "statement": "s", "measured": "lambda=1", "tolerance": "<= 1", "verdict": "partly",
+           "source": "nb"}
+    assert "λ=1" in claims.markdown_table([row]) and "≤ 1" in claims.markdown_table([row])
