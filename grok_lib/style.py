@@ -56,3 +56,22 @@ def save_figure(fig, name: str, folder=paths.FIGURES) -> list:
         atomic_write(path, buf.getvalue())  # a killed notebook never leaves half a figure
         out.append(path)
     return out
+
+
+def log_scale_where_positive(ax, x: bool = True, y: bool = True) -> None:
+    """Log scales on ``ax`` if its data lines (not reference lines such as ``axhline``) hold a point
+    positive on every axis to be logged; otherwise the axes stay linear (a very short run: no clock
+    reading, no gap or gradient above zero) rather than failing to draw."""
+    for line in ax.get_lines():
+        if line.get_transform() != ax.transData:
+            continue
+        xd, yd = (np.asarray(v, dtype=float) for v in (line.get_xdata(), line.get_ydata()))
+        if xd.shape != yd.shape:
+            continue
+        ok = np.isfinite(xd) & np.isfinite(yd) & ((xd > 0) | (not x)) & ((yd > 0) | (not y))
+        if ok.any():
+            if x:
+                ax.set_xscale("log")
+            if y:
+                ax.set_yscale("log")
+            return

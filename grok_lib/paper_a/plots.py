@@ -12,7 +12,7 @@ import numpy as np
 from matplotlib.patches import FancyArrowPatch, FancyBboxPatch
 
 from ..history import History
-from ..style import epochs
+from ..style import epochs, log_scale_where_positive
 
 def weight_decay_colors(weight_decays: Sequence[float]) -> dict[float, tuple]:
     """One colour per weight decay, light (small) to dark (large)."""
@@ -286,8 +286,7 @@ def plot_gradient_norms(ax, history: History) -> None:
     for block, color in (("U", "#7b3294"), ("W", "#008837"), ("E", "#e66101")):
         ax.plot(x, history[f"grad_{block}"], color=color, label=f"$\\|\\nabla_{block}\\|$")
         ax.plot(x, bounds[block], color=color, ls="--", lw=1.0, label=f"bound for {block}")
-    ax.set_xscale("log")
-    ax.set_yscale("log")
+    log_scale_where_positive(ax)  # a one-step run may have no positive gradient to draw
     ax.set_xlabel("epoch")
     ax.set_ylabel("gradient norm of the train loss")
     ax.legend(ncol=2, fontsize=7)
@@ -300,8 +299,7 @@ def plot_ratio_curves(ax, histories: Sequence[History], ratios: dict, name: str)
         wd = h.config["weight_decay"]
         ax.plot(epochs(h), ratios[wd], color=colors[wd], label=f"λ = {wd:g}", lw=1.1)
     ax.axhline(1.0, color="black", lw=0.8)
-    ax.set_xscale("log")
-    ax.set_yscale("log")
+    log_scale_where_positive(ax)
     ax.set_xlabel("epoch")
     ax.set_ylabel(name)
 

@@ -12,26 +12,10 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from ...history import History
-from ...style import epochs
+from ...style import epochs, log_scale_where_positive
 
 DEPTH_COLORS = {1: "#1b9e77", 2: "#d95f02", 3: "#7570b3", 4: "#e7298a"}
 OPT_STYLE = {"gd": "-", "adamw": "--"}
-
-
-def _log_scale(ax, x: bool = True, y: bool = True) -> None:
-    """Log scales on the axes that hold positive data; an axis with none (a very short run: no
-    clock reading, no gap above zero) stays linear rather than failing to draw."""
-    xs, ys = [np.zeros(0)], [np.zeros(0)]
-    for line in ax.get_lines():
-        xd, yd = (np.asarray(v, dtype=float) for v in (line.get_xdata(), line.get_ydata()))
-        if xd.shape == yd.shape:
-            ok = np.isfinite(xd) & np.isfinite(yd)
-            xs.append(xd[ok])
-            ys.append(yd[ok])
-    if x and (np.concatenate(xs) > 0).any():
-        ax.set_xscale("log")
-    if y and (np.concatenate(ys) > 0).any():
-        ax.set_yscale("log")
 
 
 def _label(h: History) -> str:
@@ -63,7 +47,7 @@ def plot_loss_bounds(ax, history: History, lemma31: np.ndarray, theorem35: np.nd
     ax.plot(t, history["train_loss"], ls, color=color, lw=1.8, label=f"$L_{{\\mathrm{{CE}}}}$, {_label(history)}")
     ax.plot(t, lemma31, ":", color=bound_color, lw=1.1, label=f"Lemma 3.1 $(K-1)e^{{-\\Gamma(t)}}$, {c['optimizer']}")
     ax.plot(t, theorem35, "-.", color=bound_color, lw=1.0, label=f"Thm 3.5, $\\nu$ that holds, {c['optimizer']}")
-    _log_scale(ax)
+    log_scale_where_positive(ax)
     ax.set_ylim(1e-12, 10)
     ax.set_xlabel("step")
     ax.set_ylabel("cross-entropy")
@@ -86,7 +70,7 @@ def plot_clock_levels(ax, histories: Sequence[History], levels: np.ndarray, time
             kind = f"slope {fit.slope:.2f}" if log_log else f"{fit.slope * np.log(10):.0f}/decade"
             ax.plot(xs, ys, OPT_STYLE[c["optimizer"]], color=color, lw=1.0, label=f"{_label(h)}: {kind}, R²={fit.r2:.2f}")
     if log_log:
-        _log_scale(ax)
+        log_scale_where_positive(ax)
         ax.set_xlabel(f"1/{symbol}")
     else:
         ax.set_xlabel(f"ln(1/{symbol})")
@@ -100,7 +84,7 @@ def plot_gaps(ax, histories: Sequence[History], gaps: Sequence[np.ndarray]) -> N
         c = h.config
         ls = "-" if c["weight_decay"] == max(g.config["weight_decay"] for g in histories) else ":"
         ax.plot(epochs(h), np.where(d > 0, d, np.nan), ls, color=DEPTH_COLORS[c["depth"]], lw=1.2, label=_label(h))
-    _log_scale(ax)
+    log_scale_where_positive(ax)
     ax.set_xlabel("step")
     ax.set_ylabel(r"$\Delta(t) = E(A_t) - E(A_*)$")
 
@@ -114,7 +98,7 @@ def plot_drift_errors(ax, steps: np.ndarray, errors: dict[str, np.ndarray], labe
     ax.plot(steps, errors["prop43"], ls, color="#d95f02", lw=1.1, label=f"Prop. 4.3 as stated, {label}")
     ax.plot(steps, errors["factored"], ls, color="#1b9e77", lw=1.1,
             label=f"× $L s^{{2-2/L}}$ (factored flow), {label}")
-    _log_scale(ax)
+    log_scale_where_positive(ax)
     ax.set_xlabel("step")
     ax.set_ylabel("|predicted − measured| / |measured|")
 
@@ -131,7 +115,7 @@ def plot_two_clocks(ax, history: History, gap: np.ndarray, t_cls: float, t_rep: 
     if np.isfinite(t_rep):
         ax.axvline(t_rep, color="black", lw=0.8, ls="-.")
         ax.plot([t_rep], [max(np.interp(t_rep, history.steps, gap), 1e-300)], "D", color=color, mec="black", ms=6)
-    _log_scale(ax)
+    log_scale_where_positive(ax)
     ax.set_xlabel("step")
 
 
