@@ -111,6 +111,11 @@ def format_results(results: Sequence[Result]) -> str:
     return "\n".join(lines)
 
 
+def table_cell(text) -> str:
+    """A text as one Markdown table cell: its maths typeset, pipes escaped, on one line."""
+    return typeset(str(text)).replace("|", "\\|").replace("\n", " ")
+
+
 def badge(verdict: str) -> str:
     """A verdict marked by colour and word, as the notebooks' verdicts are (:func:`grok_lib.display.verdict_badge`)."""
     from .display import verdict_badge  # late: display is the notebooks' module
@@ -124,13 +129,10 @@ def markdown_table(records: Sequence[dict]) -> str:
     Links are relative to ``notebooks/`` (where the report lives), so ``paper_a/fig1_loss_curves``
     links to that part's notebook.
     """
-    def cell(text) -> str:
-        return typeset(str(text)).replace("|", "\\|").replace("\n", " ")
-
     lines = ["| claim | measured, and what counts as reproduced | verdict |", "|---|---|---|"]
     for r in records:
-        lines.append(f"| `{r['id']}`: {cell(r['statement'])} ([{r['source']}]({r['source']}.ipynb)) | "
-                     f"{cell(r['measured'])}<br>*{cell(r['tolerance'])}* | {badge(r['verdict'])} |")
+        lines.append(f"| `{r['id']}`: {table_cell(r['statement'])} ([{r['source']}]({r['source']}.ipynb)) | "
+                     f"{table_cell(r['measured'])}<br>*{table_cell(r['tolerance'])}* | {badge(r['verdict'])} |")
     return "\n".join(lines)
 
 
@@ -139,9 +141,6 @@ def settings_table(records: Sequence[dict], settings: dict[str, str]) -> str:
     (``settings``: setting -> column title): the verdict in bold, then the measured value; a dash
     where a claim has no record at that setting. ``records`` are rows of every setting
     (``load_records(setting=None)``), in the order the rows should appear."""
-    def cell(text) -> str:
-        return typeset(str(text)).replace("|", "\\|").replace("\n", " ")
-
     by_claim: dict[str, dict[str, dict]] = {}
     for r in records:
         by_claim.setdefault(r["id"], {})[r.get("setting", DEFAULT_SETTING)] = r
@@ -149,7 +148,7 @@ def settings_table(records: Sequence[dict], settings: dict[str, str]) -> str:
     for cid, rows in by_claim.items():
         if set(rows) == {DEFAULT_SETTING}:
             continue
-        cells = [f"{badge(rows[s]['verdict'])}: {cell(rows[s]['measured'])}" if s in rows else "—" for s in settings]
+        cells = [f"{badge(rows[s]['verdict'])}: {table_cell(rows[s]['measured'])}" if s in rows else "—" for s in settings]
         lines.append(f"| `{cid}` ([{rows[next(iter(rows))]['source']}]({rows[next(iter(rows))]['source']}.ipynb)) | "
                      + " | ".join(cells) + " |")
     return "\n".join(lines)

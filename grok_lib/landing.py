@@ -12,8 +12,7 @@ from collections import Counter
 from pathlib import Path
 
 from . import paths
-from .claims import DEFAULT_SETTING, RECORDS, VERDICTS, load_records
-from .tables import typeset
+from .claims import DEFAULT_SETTING, RECORDS, VERDICTS, load_records, table_cell
 from .display import SHIPPED, verdict_badge
 from .provenance import MANIFEST, load_manifest
 
@@ -22,8 +21,6 @@ LANDING = paths.ROOT / "book" / "_landing.md"
 PARTS = {"A": ("Paper A", "paper_a"), "B": ("Paper B", "paper_b"), "C": ("Paper C", "paper_c")}
 
 
-def _cell(text) -> str:
-    return typeset(str(text)).replace("|", "\\|").replace("\n", " ")
 
 
 def _count(rows) -> str:
@@ -35,7 +32,7 @@ def results_table(records: list[dict]) -> str:
     """One row per claim: part, claim id and statement linked to its notebook, verdict."""
     lines = ["| paper | claim | verdict |", "|---|---|---|"]
     for r in records:
-        lines.append(f"| {r['paper']} | [`{r['id']}`](../notebooks/{r['source']}.ipynb): {_cell(r['statement'])} | "
+        lines.append(f"| {r['paper']} | [`{r['id']}`](../notebooks/{r['source']}.ipynb): {table_cell(r['statement'])} | "
                      f"{verdict_badge(r['verdict'])} |")
     return "\n".join(lines)
 
