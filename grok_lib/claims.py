@@ -111,9 +111,19 @@ def format_results(results: Sequence[Result]) -> str:
     return "\n".join(lines)
 
 
+LONG_CELL = 160  # characters: a measured text longer than this is set one clause per line
+
+
 def table_cell(text) -> str:
     """A text as one Markdown table cell: its maths typeset, pipes escaped, on one line."""
     return typeset(str(text)).replace("|", "\\|").replace("\n", " ")
+
+
+def measured_cell(text) -> str:
+    """A measured text as a table cell; a long one is broken after each "; " so that its clauses
+    (one per group of runs) read as lines rather than as one paragraph."""
+    cell = table_cell(text)
+    return cell.replace("; ", ";<br>") if len(str(text)) > LONG_CELL else cell
 
 
 def badge(verdict: str) -> str:
@@ -132,7 +142,7 @@ def markdown_table(records: Sequence[dict]) -> str:
     lines = ["| claim | measured, and what counts as reproduced | verdict |", "|---|---|---|"]
     for r in records:
         lines.append(f"| `{r['id']}`: {table_cell(r['statement'])} ([{r['source']}]({r['source']}.ipynb)) | "
-                     f"{table_cell(r['measured'])}<br>*{table_cell(r['tolerance'])}* | {badge(r['verdict'])} |")
+                     f"{measured_cell(r['measured'])}<br>*{table_cell(r['tolerance'])}* | {badge(r['verdict'])} |")
     return "\n".join(lines)
 
 
@@ -148,7 +158,7 @@ def settings_table(records: Sequence[dict], settings: dict[str, str]) -> str:
     for cid, rows in by_claim.items():
         if set(rows) == {DEFAULT_SETTING}:
             continue
-        cells = [f"{badge(rows[s]['verdict'])}: {table_cell(rows[s]['measured'])}" if s in rows else "—" for s in settings]
+        cells = [f"{badge(rows[s]['verdict'])}: {measured_cell(rows[s]['measured'])}" if s in rows else "—" for s in settings]
         lines.append(f"| `{cid}` ([{rows[next(iter(rows))]['source']}]({rows[next(iter(rows))]['source']}.ipynb)) | "
                      + " | ".join(cells) + " |")
     return "\n".join(lines)

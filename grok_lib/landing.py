@@ -15,6 +15,7 @@ from . import paths
 from .claims import DEFAULT_SETTING, RECORDS, VERDICTS, load_records, table_cell
 from .display import SHIPPED, verdict_badge
 from .provenance import MANIFEST, load_manifest
+from .tables import typeset
 
 #: The generated file; its links are relative to ``book/`` (where ``intro.md`` includes it).
 LANDING = paths.ROOT / "book" / "_landing.md"
@@ -48,7 +49,7 @@ def gallery(manifest: dict, shipped: Path = SHIPPED) -> str:
             missing.append(f"[{entry['title']}]({doc}.ipynb)")
             continue
         rel = png.relative_to(paths.ROOT / "book").as_posix()
-        cards.append(f":::{{grid-item-card}} {entry['title']}\n:img-top: {rel}\n:img-alt: {entry['title']}\n"
+        cards.append(f":::{{grid-item-card}} {typeset(entry['title'])}\n:img-top: {rel}\n:img-alt: {entry['title']}\n"
                      f":link: /{entry['notebook'].removesuffix('.ipynb')}\n:link-type: doc\n:::")
     out = ["::::{grid} 1 2 3 3\n:gutter: 2\n:class-container: gallery\n", *cards, "::::"] if cards else []
     if missing:

@@ -4,7 +4,8 @@
 from __future__ import annotations
 
 import math
-from typing import Sequence
+import re
+from typing import Callable, Sequence
 
 
 def format_value(value) -> str:
@@ -30,7 +31,7 @@ def format_table(rows: Sequence[dict]) -> str:
 
 
 def _cell(value) -> str:
-    return format_value(value).replace("|", "\\|").replace("\n", " ")
+    return sci(format_value(value)).replace("|", "\\|").replace("\n", " ")
 
 
 #: Column names written in ASCII for the plain-text tables, typeset in the book's Markdown tables
@@ -76,7 +77,7 @@ def markdown_table(rows: Sequence[dict], headers: dict | None = None) -> str:
         return "*(no rows)*"
     keys = list(rows[0])
     headers = headers or {}
-    lines = ["| " + " | ".join(headers.get(k, math_name(str(k))).replace("|", "\\|") for k in keys) + " |",
+    lines = ["| " + " | ".join(headers.get(k, typeset(str(k))).replace("|", "\\|") for k in keys) + " |",
              "|" + "|".join("---:" if _numeric(rows, k) else "---" for k in keys) + "|"]
     lines += ["| " + " | ".join(_cell(r[k]) for k in keys) + " |" for r in rows]
     return "\n".join(lines)
@@ -94,8 +95,17 @@ def estimated_width(rows: Sequence[dict], headers: dict | None = None) -> int:
     width = 0
     for k in rows[0]:
         words = max((len(w) for w in str(k).split()), default=1)
-        width += 9 * max(words, *(len(format_value(r[k])) for r in rows)) + 17
+        width += 9 * max(words, *(_shown_length(format_value(r[k])) for r in rows)) + 17
     return width
+
+
+def _shown_length(text: str) -> int:
+    """Characters a value takes on the page, where :func:`sci` shows ``1.71e-07`` as 1.71 × 10⁻⁷."""
+    def typeset_length(m: re.Match) -> int:
+        exponent = len(m[3].lstrip("0") or "0") + (m[2] == "-")
+        return (0 if m[1] in ("1", "1.0") else len(m[1]) + 3) + 2 + exponent
+
+    return len(_SCI.sub(lambda m: "x" * typeset_length(m), text))
 
 
 def _numeric(rows: Sequence[dict], key) -> bool:
@@ -167,19 +177,52 @@ SYMBOLS = (
 )
 
 
-def typeset(text: str) -> str:
-    """A claim text for the book's Markdown: its ASCII maths (:data:`SYMBOLS`, and the names of
-    :data:`MATH_NAMES`) as symbols, outside the ``$...$`` it already has. The records keep the
-    text as measured; only what the page shows changes."""
-    import re
+_MATH_OR_CODE = re.compile(r"(\$[^$]+\$|`[^`]+`)")
+_SCI = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)e([+-]?)(\d+)\b")
+_CLOCK = re.compile(r"\bT_(cls|rep|grok)(?:\(([^()]*)\))?")
+_WORD = re.compile(r"(?<!\\)\b([A-Za-z]{2,})\b")
 
-    parts = re.split(r"(\$[^$]+\$)", str(text))
-    out = []
-    for part in parts:
-        if part.startswith("$") and part.endswith("$") and len(part) > 1:
-            out.append(part)
-            continue
-        for pattern, symbol in SYMBOLS:
-            part = re.sub(pattern, lambda _m, s=symbol: s, part)
-        out.append(math_name(part))
-    return "".join(out)
+
+def _outside_math(text: str, fn: Callable[[str], str]) -> str:
+    """``fn`` applied to the parts of ``text`` outside ``$...$`` maths and backtick code."""
+    return "".join(part if _MATH_OR_CODE.fullmatch(part) else fn(part) for part in _MATH_OR_CODE.split(text))
+
+
+def _sci_tex(m: re.Match) -> str:
+    mantissa, exponent = m[1], ("-" if m[2] == "-" else "") + str(int(m[3]))
+    return f"10^{{{exponent}}}" if mantissa in ("1", "1.0") else f"{mantissa} \\times 10^{{{exponent}}}"
+
+
+def sci(text: str) -> str:
+    """Numbers in e-notation (``3.9e-04``, ``1e-4``) as powers of ten in maths, outside existing maths."""
+    return _outside_math(str(text), lambda part: _SCI.sub(lambda m: f"${_sci_tex(m)}$", part))
+
+
+def _clock_tex(m: re.Match) -> str:
+    arg = m[2]
+    if arg is not None:  # words upright, % escaped, e-notation as powers of ten
+        arg = _SCI.sub(_sci_tex, _WORD.sub(r"\\mathrm{\1}", arg).replace("%", r"\%"))
+        arg = arg.replace("ε", r"\varepsilon").replace("η", r"\eta")
+    return f"$T_{{\\mathrm{{{m[1]}}}}}" + (f"({arg})" if arg is not None else "") + "$"
+
+
+def clocks(text: str) -> str:
+    """The clocks ``T_cls(1e-4)``, ``T_rep(f)``, ``T_grok(95%)`` as maths, their arguments included."""
+    return _outside_math(str(text), lambda part: _CLOCK.sub(_clock_tex, part))
+
+
+def _symbols(part: str) -> str:
+    for pattern, symbol in SYMBOLS:
+        part = re.sub(pattern, lambda _m, s=symbol: s, part)
+    return part
+
+
+def typeset(text: str) -> str:
+    """A claim text or column name for the book's Markdown: its ASCII maths (:data:`SYMBOLS`, the
+    clocks, the names of :data:`MATH_NAMES`, e-notation) as symbols, outside the ``$...$`` and the
+    code it already has; maths separated only by " / " becomes one formula. The records keep the
+    text as measured; only what the page shows changes."""
+    out = str(text)
+    for step in (_symbols, clocks, math_name, sci):
+        out = _outside_math(out, step)
+    return out.replace("$ / $", " / ")

@@ -10,6 +10,7 @@ locally served MathJax. Screenshots of every page go to test-artifacts/screensho
 import functools
 import http.server
 import os
+import re
 import shutil
 import threading
 from pathlib import Path
@@ -303,6 +304,21 @@ def test_search_finds_a_term_of_the_book(site, browser):
     page.wait_for_selector("#search-results ul.search li", timeout=15000)
     hits = page.eval_on_selector_all("#search-results ul.search li", "els => els.length")
     assert hits >= 2, hits
+    assert not problems, problems
+
+
+def test_search_snippets_read_maths_as_symbols(site, browser):
+    """Snippets are cut from the pages' HTML, where maths is TeX source; book/_static/search_math.js
+    reads it as symbols. "stable" hits the pages with the clocks' definitions in display maths."""
+    base, _ = site
+    page, problems = _open(browser, f"{base}/search.html?q=stable")
+    page.wait_for_selector("#search-results ul.search li p.context", timeout=15000)
+    page.wait_for_timeout(3000)  # snippets arrive one fetch at a time
+    snippets = page.eval_on_selector_all("#search-results p.context", "els => els.map(e => e.textContent)")
+    assert len(snippets) >= 5, snippets
+    raw = [s for s in snippets if re.search(r"\\[A-Za-z({\[]|\\\)", s)]
+    assert not raw, f"search snippets show TeX source: {raw[:2]}"
+    assert any("T_rep" in s or "srank(A) = ‖A‖_F²" in s for s in snippets), snippets
     assert not problems, problems
 
 

@@ -112,9 +112,12 @@ def test_claim_texts_are_typeset_on_the_page_but_kept_as_measured():
     from grok_lib.tables import typeset
 
     text = r"share with ||grad_U|| > ||grad_E||; eps=1e-08, lambda <= 0.5; steps; peak -> end; $\lambda p$ stays"
-    assert typeset(text) == (r"share with $\Vert\nabla_U\Vert$ > $\Vert\nabla_E\Vert$; ε=1e-08, λ ≤ 0.5; steps; "
+    assert typeset(text) == (r"share with $\Vert\nabla_U\Vert$ > $\Vert\nabla_E\Vert$; ε=$10^{-8}$, λ ≤ 0.5; steps; "
                              r"peak → end; $\lambda p$ stays")
-    assert typeset("T_rep / T_cls(1e-4)") == r"$T_{\mathrm{rep}}$ / $T_{\mathrm{cls}}$(1e-4)"
+    # the clocks with their arguments, one formula across " / ", e-notation as powers of ten; code left alone
+    assert typeset("T_rep / T_cls(1e-4)") == r"$T_{\mathrm{rep}} / T_{\mathrm{cls}}(10^{-4})$"
+    assert typeset("T_grok(95%) at 3.9e-04/step, `1e-3`") == r"$T_{\mathrm{grok}}(95\%)$ at $3.9 \times 10^{-4}$/step, `1e-3`"
+    assert typeset("T_rep(1e-6) / T_cls(floor)") == r"$T_{\mathrm{rep}}(10^{-6}) / T_{\mathrm{cls}}(\mathrm{floor})$"
     row = {"id": "A.x", "statement": "s", "measured": "lambda=1", "tolerance": "<= 1", "verdict": "partly",
            "source": "nb"}
     assert "λ=1" in claims.markdown_table([row]) and "≤ 1" in claims.markdown_table([row])

@@ -48,6 +48,23 @@ def test_notebook_conventions(nb):
     assert checked, "no cell is checked by nbval (tag 'nbval-check-output')"
 
 
+# Plain-text maths the prose must not have (outside $...$ maths and `code`): the clocks with a
+# subscript, numbers in e-notation, norms, markdown-escaped subscripts (issue 12).
+PLAIN_MATHS = re.compile(r"\bT_(?:rep|cls|grok)\b|(?<![\w.])\d+(?:\.\d+)?e-\d+\b|‖|\\_")
+
+
+@pytest.mark.parametrize("nb", NOTEBOOKS, ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_prose_writes_its_maths_as_maths(nb):
+    found = []
+    for c in cells(nb):
+        if c["cell_type"] != "markdown":
+            continue
+        for line in "".join(c["source"]).splitlines():
+            prose = re.sub(r"`[^`]*`", "", re.sub(r"\$[^$]*\$", "", line))
+            found += [f"{m!r} in: {line[:100]}" for m in PLAIN_MATHS.findall(prose)]
+    assert not found, "maths written as plain text (typeset it with $...$):\n" + "\n".join(found)
+
+
 @pytest.mark.parametrize("nb", NOTEBOOKS, ids=lambda p: p.relative_to(ROOT).as_posix())
 def test_notebook_is_in_the_book_and_the_make_globs(nb):
     rel = nb.relative_to(ROOT).with_suffix("").as_posix()

@@ -4,6 +4,8 @@
   final consonant ("grokking" -> "grokk"), while the browser stems a query with its JavaScript
   Porter stemmer, which drops it ("grokking" -> "grok"): a search for "grokking" missed every page
   that has only that form. The index here applies the same rule, so both sides agree.
+* Search-result snippets: they are cut from each page's HTML text, where maths is TeX source;
+  ``_static/search_math.js`` reads it as plain symbols first.
 * Source maps: the themes ship ``*.map`` files (about 3 MB) that no reader needs; they are removed
   from the built book.
 """
@@ -38,5 +40,6 @@ def _remove_source_maps(app, exception) -> None:
 
 def setup(app):
     app.add_search_language(BookEnglish)
+    app.add_js_file("search_math.js")  # search-result snippets read maths as symbols, not TeX
     app.connect("build-finished", _remove_source_maps)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}

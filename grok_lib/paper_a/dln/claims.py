@@ -79,6 +79,35 @@ def run_label(h: History) -> str:
     return f"L={c['depth']} {c['optimizer']} λ={c['weight_decay']:g}"
 
 
+_OPTIMIZER_NAMES = {"gd": "GD", "adamw": "AdamW"}
+
+
+def by_depth(histories: Sequence[History], cells: Sequence[str]) -> str:
+    """One cell per run, as one line per optimiser and weight decay ordered by depth:
+    "at L = 1, 2, 3 — GD λ = 0.001: a, b, c; ..." (short enough for a table cell; a group that
+    lacks a depth labels each of its cells instead)."""
+    depths = sorted({h.config["depth"] for h in histories})
+    groups: dict[tuple, list[tuple[int, str]]] = {}
+    for h, cell in zip(histories, cells):
+        groups.setdefault((h.config["optimizer"], h.config["weight_decay"]), []).append((h.config["depth"], cell))
+    parts = []
+    for (opt, wd), rows in groups.items():
+        rows.sort()
+        name = _OPTIMIZER_NAMES.get(opt, opt) + (f" λ = {wd:g}" if wd else "")
+        full = [d for d, _ in rows] == depths
+        parts.append(f"{name}: " + ", ".join(c if full else f"L={d}: {c}" for d, c in rows))
+    return f"at L = {', '.join(map(str, depths))} — " + "; ".join(parts)
+
+
+def value_range(values: Sequence[float], fmt: str) -> str:
+    """"lo–hi" of the finite values (one value when they agree at this precision)."""
+    vals = [v for v in values if v is not None and math.isfinite(v)]
+    if not vals:
+        return "–"
+    lo, hi = format(min(vals), fmt), format(max(vals), fmt)
+    return lo if lo == hi else f"{lo}–{hi}"
+
+
 def schatten_excess(history: History) -> float:
     """Relative excess of (1/L) sum ||W_l||^2 over ||A||_{S_p}^p at the end of a run."""
     factors = [history.snapshots[f"W{i + 1}"][-1] for i in range(history.config["depth"])]
@@ -123,21 +152,25 @@ def evaluate_deep_linear(histories: Sequence[History]) -> list[Result]:
     lin_ok = {opt: [g["linear"] is not None and g["linear"].r2 >= LINE_R2
                     for h, g in zip(plain, growth) if h.config["optimizer"] == opt]
               for opt in ("gd", "adamw")}
+    slopes = {opt: [g["linear"].slope for h, g in zip(plain, growth) if g["linear"] is not None and h.config["optimizer"] == opt]
+              for opt in ("gd", "adamw")}
     results.append(Result(
         REGISTRY["A.dln.margin_linear"],
-        "; ".join(f"{run_label(h)}: R² line in t {g['linear'].r2:.2f} vs in ln t {g['log'].r2:.2f}, "
-                  f"ν = {g['linear'].slope:.1e}/step" if g["linear"] is not None
-                  else f"{run_label(h)}: the margin never grows inside the run" for h, g in zip(plain, growth)),
+        "R² of a line in t / in ln t " + by_depth(plain, [
+            f"{g['linear'].r2:.2f}/{g['log'].r2:.2f}" if g["linear"] is not None else "never grows" for g in growth])
+        + "; slope ν per step: " + ", ".join(f"{_OPTIMIZER_NAMES[o]} {value_range(v, '.1e')}" for o, v in slopes.items()),
         "reproduced" if all(map(all, lin_ok.values())) else ("partly" if any(map(all, lin_ok.values())) else "not reproduced"),
     ))
 
     fast = [dc.fast_clock_fits(h) for h in plain]
     fast_ok = [f["log"] is not None and f["log"].r2 >= LINE_R2 and f["log"].r2 > f["power"].r2 for f in fast]
+    exponents = {opt: [f["power"].slope for h, f in zip(plain, fast) if f["log"] is not None and h.config["optimizer"] == opt]
+                 for opt in ("gd", "adamw")}
     results.append(Result(
         REGISTRY["A.dln.fast_log"],
-        "; ".join(f"{run_label(h)}: R² ln(1/ε) {f['log'].r2:.2f} vs power {f['power'].r2:.2f} "
-                  f"(T ∝ ε^{-f['power'].slope:.2f})" if f["log"] is not None else f"{run_label(h)}: too few levels"
-                  for h, f in zip(plain, fast)),
+        "R² of a line in ln(1/ε) / of a power law " + by_depth(plain, [
+            f"{f['log'].r2:.2f}/{f['power'].r2:.2f}" if f["log"] is not None else "too few levels" for f in fast])
+        + "; power-law exponent (T ∝ ε^-k), k: " + ", ".join(f"{_OPTIMIZER_NAMES[o]} {value_range(v, '.2f')}" for o, v in exponents.items()),
         any_verdict(fast_ok),
     ))
 
@@ -146,10 +179,11 @@ def evaluate_deep_linear(histories: Sequence[History]) -> list[Result]:
     rates = [(dc.tail_rate(h), dc.predicted_tail_rate(h.config)) for h in gd_wd]
     results.append(Result(
         REGISTRY["A.dln.slow_poly"],
-        "; ".join((f"{run_label(h)}: R² power {s['power'].r2:.3f} vs ln(1/η) {s['log'].r2:.3f}, θ = {s['theta']:.2f} ± "
-                   f"{s['power'].slope_se / 2:.2f}" if s["power"] is not None else f"{run_label(h)}: too few levels of η")
-                  + (f", tail decay rate {-r.slope:.2e} vs 2pλ·lr = {pr:.2e}" if r is not None else "")
-                  for h, s, (r, pr) in zip(gd_wd, slow, rates)),
+        "R² of the power law / of a line in ln(1/η) " + by_depth(gd_wd, [
+            f"{s['power'].r2:.3f}/{s['log'].r2:.3f}" if s["power"] is not None else "too few levels of η" for s in slow])
+        + f"; θ = {value_range([s['theta'] for s in slow if s['power'] is not None], '.2f')} "
+        f"(standard errors ≤ {max((s['power'].slope_se / 2 for s in slow if s['power'] is not None), default=math.nan):.2f})"
+        + f"; tail decay rate / 2pλ·lr = {value_range([-r.slope / pr for r, pr in rates if r is not None], '.3f')}",
         any_verdict(poly_ok),
     ))
 
@@ -158,14 +192,14 @@ def evaluate_deep_linear(histories: Sequence[History]) -> list[Result]:
               for name in ("prop43", "factored")}
     results.append(Result(
         REGISTRY["A.dln.prop43"],
-        "median relative error as stated: " + ", ".join(f"L={d}: {e:.2g}" for d, e in errors["prop43"].items())
-        + "; with the factored-flow factor L s^(2-2/L): "
-        + ", ".join(f"L={d}: {e:.2g}" for d, e in errors["factored"].items()),
+        f"median relative error at L = {', '.join(map(str, depths))} — as stated: "
+        + ", ".join(f"{e:.2g}" for e in errors["prop43"].values())
+        + "; with the factored-flow factor L s^(2-2/L): " + ", ".join(f"{e:.2g}" for e in errors["factored"].values()),
         any_verdict([e <= DRIFT_ERROR for e in errors["prop43"].values()]),
     ))
 
     sep = [dc.separation_row(h)["T_rep/T_cls"] for h in gd_wd]
     results.append(Result(REGISTRY["A.dln.separation"],
-                          "T_rep(1e-6) / T_cls(floor): " + ", ".join(f"{run_label(h)}: {r:.1f}" for h, r in zip(gd_wd, sep)),
+                          "T_rep(1e-6) / T_cls(floor) " + by_depth(gd_wd, [f"{r:.1f}" for r in sep]),
                           any_verdict([r >= SEPARATION for r in sep])))
     return results
