@@ -102,7 +102,8 @@ from grok_lib.paper_a import train as train_module  # noqa: E402
 from grok_lib.paper_a.config import profile_config, sweep, weight_decay_sweep  # noqa: E402
 from grok_lib.paper_a.cuda_graphs import CapturedStep, frozen_from, train_sweep_captured  # noqa: E402
 from grok_lib.paper_a.train import StackRun, record_schedule, train, train_sweep  # noqa: E402
-from grok_lib.store import RunStore, run_key  # noqa: E402
+from grok_lib.plans import run_key  # noqa: E402
+from grok_lib.store import RunStore
 
 CPU_NUMBERS = ROOT / "tests" / "figure_numbers" / "paper_a"
 

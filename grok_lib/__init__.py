@@ -5,7 +5,10 @@ The shared core, one module per concern (it imports no paper package):
 - :mod:`grok_lib.config`          one-line validation errors, named profiles, device resolution
 - :mod:`grok_lib.kinds`           the table of run kinds: how each config type trains, what its key hashes
 - :mod:`grok_lib.history`         a training history: plain arrays, saved as npz
-- :mod:`grok_lib.store`           the run store: cache, checksums, checkpoints, resume, parallel sweeps
+- :mod:`grok_lib.plans`           a config planned once: its kind, device and store key; groups; divergence
+- :mod:`grok_lib.store`           the run store: cache, checksums, checkpoints, locks, resume
+- :mod:`grok_lib.runs`            sweeps: read every config's history, train the missing ones (in processes)
+- :mod:`grok_lib.atomic`          atomic file writes (temporary file and rename)
 - :mod:`grok_lib.distributed`     sweeps trained by the workers of a Dask cluster
 - :mod:`grok_lib.notebook`        what a notebook holds after its one setup call
 - :mod:`grok_lib.clocks`          generic clocks: first crossings, T_cls, the grokking epoch

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Sequence
 
 from . import paths
+from .atomic import atomic_write
 from .tables import typeset
 
 #: Where notebooks record their claim results, one JSON file per notebook under its part's
@@ -83,8 +84,6 @@ def save_records(results: Sequence[Result], source: str, folder: Path = RECORDS,
     committed settings; :class:`grok_lib.notebook.Run` sends every other run's records to
     its own output folder.
     """
-    from .store import atomic_write  # late: the store is heavier than the claims
-
     path = Path(folder) / (f"{source}.json" if setting == DEFAULT_SETTING else f"{source}@{setting}.json")
     rows = [asdict(r.claim) | {"measured": r.measured, "verdict": r.verdict, "source": source, "setting": setting}
             for r in results]

@@ -2,7 +2,7 @@
 
 A paper's config is a frozen dataclass that says everything that determines a run's
 numbers; its fields (as canonical JSON) are part of the run store's key (see
-:func:`grok_lib.store.run_key`). Validation happens in ``__post_init__`` with the
+:func:`grok_lib.plans.run_key`). Validation happens in ``__post_init__`` with the
 ``need_*`` helpers below and only raises: no seeding, no device probing there. Every
 error is one line naming the parameter and the allowed values. Sizes are bounded by an
 estimate of the memory one run needs (:func:`need_memory`; the budget is 16 GiB, or

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Optional, Sequence
 
 from . import paths
+from .atomic import atomic_write
 
 #: The smallest font size, in CSS pixels, of any text of a figure where the book shows it at 1280 px.
 TARGET_PX = 11.5
@@ -179,8 +180,6 @@ def save_figure_files(fig, name: str, title: str, folder: Path = paths.FIGURES, 
     The files do not vary with the time they were made (fixed metadata)."""
     import io
 
-    from .store import atomic_write
-
     layout = legible(fig)
     out = {"layout": layout}
     for suffix, meta, kw in ((".png", {"Software": None}, {"dpi": PNG_DPI}),
@@ -215,8 +214,6 @@ def _json_default(value):
 
 def ship(files: dict, name: str, folder: Path = SHIPPED) -> dict:
     """Copy a committed run's figure files into the book (``book/figure_files/<name>.*``)."""
-    from .store import atomic_write
-
     out = {"layout": files["layout"]}
     for kind in ("png", "svg", "json"):
         target = paths.figure_path(name, f".{kind}", folder)

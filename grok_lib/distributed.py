@@ -1,9 +1,9 @@
 """Sweeps past one machine: the same run store, filled by the workers of a Dask cluster.
 
 ``run_all_on(client, configs)`` sends every missing stack of a sweep (see
-:func:`grok_lib.store.missing_groups`) to the cluster as one task each; the workers train and write into the run store (a folder every worker can
+:func:`grok_lib.runs.missing_groups`) to the cluster as one task each; the workers train and write into the run store (a folder every worker can
 see: the same disk for a LocalCluster, a shared filesystem on a cluster), and the
-histories are then read back from it. The default stays in-process (:func:`store.run_all`);
+histories are then read back from it. The default stays in-process (:func:`runs.run_all`);
 a cluster only changes *where* runs are trained, never their numbers or their keys.
 
 A local cluster (what the tests use)::
@@ -26,16 +26,18 @@ from pathlib import Path
 from typing import Optional, Sequence
 
 from .history import History
-from .store import RunStore, missing_groups, plan, train_task
+from .plans import plan
+from .runs import missing_groups, train_task
+from .store import RunStore
 
 
 def run_all_on(client, configs: Sequence, store_root: Optional[Path | str] = None,
                stack: int | str = "auto") -> list[History]:
     """The histories of ``configs``, in order, with the missing ones trained on ``client``'s cluster.
 
-    The missing runs go out as the groups of :func:`store.missing_groups` (one task per
+    The missing runs go out as the groups of :func:`runs.missing_groups` (one task per
     group: a stack of ``stack`` members, or one run of a kind that does not stack), each
-    run by :func:`store.train_task` on a worker. ``store_root`` must be visible to every
+    run by :func:`runs.train_task` on a worker. ``store_root`` must be visible to every
     worker (default: the local run store). Raises the first worker error.
     """
     store = RunStore(Path(store_root) if store_root is not None else None)

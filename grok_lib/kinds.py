@@ -10,7 +10,7 @@ edits the store::
 
 A row's ``train`` trains a *group* of configs and returns one history per config. Kinds
 that cannot stack get groups of one; kinds with a ``stack_signature`` get groups of
-configs whose signatures are equal (see :func:`grok_lib.store.missing_groups`).
+configs whose signatures are equal (see :func:`grok_lib.runs.missing_groups`).
 
 Two optional checks keep what only the paper knows out of the store: ``check(config,
 history)`` says why a finished history is not a result (a run that diverged: its loss

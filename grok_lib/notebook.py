@@ -39,9 +39,11 @@ from typing import Optional, Sequence
 from .claims import DEFAULT_SETTING, Result, format_results, save_records
 from .config import ConfigError
 from .history import History
-from .store import RunStore, plan, run_all, run_key
+from .plans import plan, run_key
 
 #: The values papermill can inject (``-p`` and ``-y``): a global holding one of these is a parameter.
+from .runs import run_all
+from .store import RunStore
 PLAIN = (type(None), bool, int, float, str, list, dict)
 #: Names IPython puts into every namespace.
 IPYTHON_NAMES = frozenset({"In", "Out", "get_ipython", "exit", "quit", "open"})

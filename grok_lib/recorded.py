@@ -34,6 +34,7 @@ from typing import Sequence
 import numpy as np
 
 from . import __version__, paths, provenance
+from .atomic import atomic_write
 from .config import ConfigError, to_dict
 from .history import History, load_npz
 from .kinds import code_version, kind_of
@@ -117,8 +118,6 @@ def write(name: str, description: str, configs: Sequence, histories: Sequence[Hi
     """Write the set ``name`` (every file atomically, the manifest last: a reader never sees a
     manifest whose files are not all in place)."""
     import torch
-
-    from .store import atomic_write
 
     folder = set_dir(name, root)
     folder.mkdir(parents=True, exist_ok=True)

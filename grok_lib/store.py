@@ -39,31 +39,34 @@ What the store guarantees:
   replaced), and so is a folder that cannot be written when a run must be trained: both
   before anything is trained (:class:`StoreError`).
 - *Diverged runs are not results.* A run the kind's ``check`` rejects is stored with
-  ``meta["diverged"]`` (so it is not retrained) and :func:`run_all` / :meth:`RunStore.get`
-  raise :class:`DivergedError` for it.
+  ``meta["diverged"]`` (so it is not retrained) and :func:`grok_lib.runs.run_all` /
+  :meth:`RunStore.get` raise :class:`grok_lib.plans.DivergedError` for it.
+
+Beside it: :mod:`grok_lib.plans` (a config's kind, device and key; groups; divergence),
+:mod:`grok_lib.runs` (many configs at once: read, train what is missing, in processes) and
+:mod:`grok_lib.atomic` (the atomic writes every file of the store goes through).
 """
 
 from __future__ import annotations
 
 import fcntl
-import hashlib
 import json
 import os
-import secrets
 import sys
 import time
 import warnings
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterator, Optional, Sequence
 
 import numpy as np
 
 from . import __version__, paths
+from .atomic import atomic_write, sha256, temp_path
 from .config import ConfigError
 from .history import RUN_FACTS, History, content_digest, load_npz, npz_bytes
-from .kinds import RunKind, code_version, kind_of
+from .kinds import code_version
+from .plans import Plan, plan, raise_if_diverged
 
 #: A temporary file not renamed into place after this long is left over by a killed process.
 STALE_TEMP_SECONDS = 24 * 3600
@@ -72,65 +75,6 @@ STALE_TEMP_SECONDS = 24 * 3600
 class StoreError(ConfigError):
     """The run store's folder cannot be used as asked: the message names it (``GROK_STORE``) and what to do."""
 
-
-class DivergedError(FloatingPointError):
-    """A run finished with a loss its kind calls diverged; it is stored as such, not as a result."""
-
-
-@dataclass(frozen=True)
-class Plan:
-    """One config, planned once: its run kind, resolved device and store key."""
-
-    config: object
-    kind: RunKind
-    device: str
-    key: str
-
-
-def plan(config) -> Plan:
-    """Resolve ``config``'s kind and device and compute its key (once)."""
-    kind = kind_of(config)
-    device = kind.device(config)
-    return Plan(config, kind, device, run_key(config, device, kind))
-
-
-def run_key(config, device: str, kind: Optional[RunKind] = None) -> str:
-    """The store key of ``config`` run on ``device`` (``cpu`` or ``cuda``)."""
-    kind = kind or kind_of(config)
-    values = {k: v for k, v in config.to_dict().items() if k not in kind.not_in_key}
-    values["device"] = device
-    record = {"kind": kind.name, "config": values, "code": code_version(kind)}
-    payload = json.dumps(record, sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(payload.encode()).hexdigest()[:20]
-
-
-def sha256(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
-
-
-def temp_path(path: Path) -> Path:
-    """A fresh temporary name beside ``path`` (``.<name>.<pid>.<random>.tmp``)."""
-    return path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
-
-
-def atomic_write(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` through a temporary file in the same folder and a rename.
-
-    The file is created with mode 0666 less the umask (what ``open`` gives; ``mkstemp``'s
-    0600 would hide it from the rest of a group sharing the folder).
-    """
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = temp_path(path)
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
 
 
 def history_problem(history: History) -> Optional[str]:
@@ -424,144 +368,3 @@ class RunStore:
     def get_or_run(self, config, callbacks: Sequence[Callable] = (), progress: bool = True) -> History:
         """The history of ``config``: from the store if present, else trained (resuming a checkpoint)."""
         return self.get(plan(config), progress, callbacks)
-
-
-def diverged(planned: Plan, history: History) -> Optional[str]:
-    """Why the run of ``planned`` is not a result (recorded when stored, or the kind's check now), or None."""
-    return history.meta.get("diverged") or planned.kind.check(planned.config, history)
-
-
-def raise_if_diverged(plans: Sequence[Plan], histories: Sequence[History]) -> None:
-    """A one-line :class:`DivergedError` naming the first diverged run (and how many more there are)."""
-    bad = [(p, reason) for p, h in zip(plans, histories) if (reason := diverged(p, h))]
-    if bad:
-        p, reason = bad[0]
-        more = f" (and {len(bad) - 1} more run(s) of this sweep)" if len(bad) > 1 else ""
-        raise DivergedError(f"run {p.key} {reason}{more}; it is stored as diverged, not as a result")
-
-
-def groups(plans: Sequence[Plan], stack: int | str = "auto") -> list[list[Plan]]:
-    """``plans`` grouped by kind, device and stack signature, at most ``stack`` members per group
-    ("auto": the kind's ``max_group`` for the device); kinds without a signature train alone."""
-    if stack != "auto" and (isinstance(stack, bool) or not isinstance(stack, int) or stack < 1):
-        raise ConfigError(f"stack must be a positive integer or 'auto', got {stack!r}")
-    by_signature: dict[tuple, list[Plan]] = {}
-    for p in plans:
-        signature = p.kind.stack_signature(p.config) if p.kind.stack_signature else p.key
-        by_signature.setdefault((p.kind.name, p.device, signature), []).append(p)
-    out = []
-    for members in by_signature.values():
-        size = members[0].kind.max_group[members[0].device] if stack == "auto" else stack
-        size = size if members[0].kind.stack_signature else 1
-        out += [members[i:i + size] for i in range(0, len(members), size)]
-    return out
-
-
-def _largest_first(gs: list[list[Plan]]) -> list[list[Plan]]:
-    return sorted(gs, key=lambda g: -len(g) * g[0].kind.cost(g[0].config))
-
-
-def missing_groups(configs: Sequence, store: RunStore, stack: int | str = "auto") -> list[list[Plan]]:
-    """The groups to train so that every config (or plan) of ``configs`` is in ``store``
-    (duplicates once), largest first."""
-    todo: dict[str, Plan] = {}
-    for c in configs:
-        p = c if isinstance(c, Plan) else plan(c)
-        if p.key not in todo and not store.has(p.key):
-            todo[p.key] = p
-    return _largest_first(groups(list(todo.values()), stack))
-
-
-def run_all(configs: Sequence, store: Optional[RunStore] = None, progress: bool = True,
-            stack: int | str = "auto", workers: int = 1) -> list[History]:
-    """Histories of several configs (or plans), in order.
-
-    Before anything is trained or written: each config is planned (validated, device
-    resolved, key computed) once, the store folder is checked, every stored entry is read
-    (a damaged one is reported and trained again; one this user may not read is a
-    :class:`StoreError`), and if anything must be trained the folder must be writable.
-    Missing runs of a kind that stacks are trained together in groups of ``stack`` members
-    ("auto": the kind's choice for the device). With ``workers`` > 1 the missing groups are
-    trained by that many processes at once (see :func:`train_missing`). The numbers depend
-    on neither (bitwise on the CPU); only the speed does. A :class:`DivergedError` if a run
-    diverged (it stays stored as diverged).
-    """
-    store = store or RunStore()
-    _need_workers(workers)
-    plans = [c if isinstance(c, Plan) else plan(c) for c in configs]
-    store.check()
-    found: dict[str, History] = {}
-    unique = list({p.key: p for p in plans}.values())
-    for p in unique:
-        history = store.load(p.key)
-        if history is not None:
-            found[p.key] = history
-    missing = [p for p in unique if p.key not in found]
-    if missing:
-        store.check(writable=True)
-        todo = _largest_first(groups(missing, stack))
-        if workers > 1 and len(todo) > 1:
-            _train_in_processes(todo, store, workers, progress)
-            for p in missing:
-                history, _ = store.examine(p.key)
-                if history is not None:
-                    found[p.key] = history
-            todo = _largest_first(groups([p for p in missing if p.key not in found], stack))
-        for group in todo:
-            for p, history in zip(group, store.train_group(group, progress=progress)):
-                found[p.key] = history
-    histories = [found[p.key] for p in plans]
-    raise_if_diverged(plans, histories)
-    return histories
-
-
-def train_task(configs: list, root: str, threads: Optional[int] = None) -> list[str]:
-    """One task of :func:`missing_groups` (the configs of one group), trained into the store at
-    ``root`` in this process with ``threads`` torch threads (None: leave as is); returns the
-    keys written. What worker processes and cluster workers run."""
-    if threads is not None:
-        import torch
-
-        torch.set_num_threads(threads)
-    store = RunStore(Path(root))
-    return [h.meta["key"] for h in store.train_group([plan(c) for c in configs], progress=False)]
-
-
-def train_missing(configs: Sequence, store: RunStore, workers: int, stack: int | str = "auto",
-                  progress: bool = True) -> None:
-    """Train every missing run of ``configs`` with ``workers`` processes at once, into ``store``.
-
-    The tasks are the groups of :func:`missing_groups`; each process gets ``cpu_count // workers``
-    torch threads. On the 2-core CPU two one-thread processes train 1.3x faster than one
-    two-thread process, and numbers do not depend on the thread count (checked: bitwise
-    equal weights). Processes are started fresh ("spawn"), never forked from a process
-    whose thread pools are running.
-    """
-    _need_workers(workers)
-    _train_in_processes(missing_groups(configs, store, stack), store, workers, progress)
-
-
-def _train_in_processes(tasks: list[list[Plan]], store: RunStore, workers: int, progress: bool) -> None:
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor, as_completed
-
-    if not tasks:
-        return
-    store.check(writable=True)
-    workers = min(workers, len(tasks))
-    threads = max(1, (os.cpu_count() or 1) // workers)
-    if progress:
-        print(f"training {len(tasks)} missing run(s)/stack(s) in {workers} processes x {threads} thread(s) ...",
-              flush=True)
-    t0 = time.perf_counter()
-    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
-        futures = [pool.submit(train_task, [p.config for p in task], str(store.root), threads) for task in tasks]
-        for done, future in enumerate(as_completed(futures), 1):
-            keys = future.result()  # raises a worker's error here
-            if progress:
-                print(f"  [{done}/{len(tasks)}] {', '.join(keys)} ({time.perf_counter() - t0:.0f} s)", flush=True)
-
-
-def _need_workers(workers) -> None:
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise ConfigError(f"workers must be a positive integer, got {workers!r}")

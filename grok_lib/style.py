@@ -15,7 +15,7 @@ import numpy as np
 
 from . import paths
 from .history import History
-from .store import atomic_write
+from .atomic import atomic_write
 
 STYLE = {
     "figure.dpi": 100,

@@ -18,7 +18,8 @@ import sys
 import time
 
 from grok_lib import recorded
-from grok_lib.store import RunStore, run_all
+from grok_lib.runs import run_all
+from grok_lib.store import RunStore
 
 
 def main() -> int:

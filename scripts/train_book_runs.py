@@ -15,7 +15,8 @@ import time
 from importlib import import_module
 
 from grok_lib.paths import parts
-from grok_lib.store import RunStore, missing_groups, train_missing
+from grok_lib.runs import missing_groups, train_missing
+from grok_lib.store import RunStore
 
 
 def book_configs(profile: str) -> list:

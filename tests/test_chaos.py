@@ -21,7 +21,7 @@ import pytest
 
 from grok_lib.paper_a.config import profile_config
 from grok_lib.paper_a.train import train
-from grok_lib.store import run_key
+from grok_lib.plans import run_key
 
 CHILD = r"""
 import hashlib, json, os, sys, tempfile, warnings

@@ -9,7 +9,7 @@ from grok_lib.paper_a import claims as claims_a
 from grok_lib.paper_a.dln import claims as claims_linear
 from grok_lib.paper_a.dln.config import sweep as deep_linear_sweep
 from grok_lib.paper_a.config import profile_config, weight_decay_sweep
-from grok_lib.store import run_all
+from grok_lib.runs import run_all
 
 #: The verdicts of the default profile (see the claims report for the measured numbers).
 EXPECTED = {

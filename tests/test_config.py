@@ -5,7 +5,8 @@ import pytest
 from grok_lib import config as C
 from grok_lib.config import ConfigError
 from grok_lib.paper_a.config import ModAddConfig, profile_config, weight_decay_sweep
-from grok_lib.store import RunStore, run_all
+from grok_lib.runs import run_all
+from grok_lib.store import RunStore
 
 BAD = [
     ("p", 1, "p must be an integer >= 2"),

@@ -9,7 +9,8 @@ import torch
 
 from grok_lib.paper_a.dln import config as dl_config, optim as dl_optim, theory as dl, train as dl_train
 from grok_lib.config import ConfigError
-from grok_lib.store import RunStore, run_key
+from grok_lib.plans import run_key
+from grok_lib.store import RunStore
 
 CI = dl_config.sweep("ci", depths=(2,), runs=(("gd", 1e-2),))[0]
 
@@ -194,7 +195,7 @@ def test_store_caches_deep_linear_runs(tmp_path):
 
 def test_run_all_trains_in_worker_processes_with_the_same_numbers(tmp_path):
     from grok_lib.paper_a.config import profile_config
-    from grok_lib.store import run_all
+    from grok_lib.runs import run_all
 
     mlp = [profile_config("ci", epochs=60, device="cpu", weight_decay=wd) for wd in (0.5, 1.0)]
     configs = dl_config.sweep("ci", depths=(1, 3), runs=(("gd", 1e-2), ("adamw", 0.0)))

@@ -8,7 +8,9 @@ import pytest
 
 from grok_lib.paper_a.dln import config as deep_linear
 from grok_lib.paper_a.config import profile_config
-from grok_lib.store import RunStore, run_all, run_key
+from grok_lib.plans import run_key
+from grok_lib.runs import run_all
+from grok_lib.store import RunStore
 
 distributed = pytest.importorskip("distributed")
 

@@ -31,7 +31,8 @@ from grok_lib.paper_a import cuda_graphs
 from grok_lib.paper_a.config import profile_config, weight_decay_sweep
 from grok_lib.paper_a.cuda_graphs import CapturedStep, adamw_scalars, frozen_from, train_sweep_captured
 from grok_lib.paper_a.train import StackRun, TrainState, train_sweep
-from grok_lib.store import RunStore, run_key
+from grok_lib.plans import run_key
+from grok_lib.store import RunStore
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "benchmarks" / "gpu_check.py"

@@ -76,7 +76,9 @@ def test_members_must_share_everything_but_numbers():
 
 
 def test_run_all_trains_missing_members_as_one_stack_and_stores_each(tmp_path):
-    from grok_lib.store import RunStore, run_all, run_key
+    from grok_lib.plans import run_key
+    from grok_lib.runs import run_all
+    from grok_lib.store import RunStore
 
     configs = sweep_configs("float32")
     store = RunStore(tmp_path)
@@ -91,7 +93,8 @@ def test_run_all_trains_missing_members_as_one_stack_and_stores_each(tmp_path):
 
 def test_auto_stacking_on_cpu_is_one_member_per_stack_and_bad_sizes_are_refused(tmp_path):
     from grok_lib.kinds import kind_of
-    from grok_lib.store import RunStore, missing_groups
+    from grok_lib.runs import missing_groups
+    from grok_lib.store import RunStore
 
     configs = sweep_configs("float32")
     store = RunStore(tmp_path)

@@ -14,7 +14,9 @@ import pytest
 from grok_lib import store as store_mod
 from grok_lib.paper_a.config import NOT_IN_KEY, ModAddConfig
 from grok_lib.config import ConfigError
-from grok_lib.store import RunStore, run_all, run_key
+from grok_lib.plans import DivergedError, run_key
+from grok_lib.runs import run_all
+from grok_lib.store import RunStore
 from grok_lib.paper_a.train import train
 
 
@@ -257,12 +259,12 @@ def test_a_finite_blow_up_is_stored_as_diverged_and_raises(store, monkeypatch):
     with pytest.raises(FloatingPointError) as err:
         store.get_or_run(config, progress=False)
     text = str(err.value)
-    assert isinstance(err.value, store_mod.DivergedError) and "\n" not in text
+    assert isinstance(err.value, DivergedError) and "\n" not in text
     assert "lr=2.0" in text and "chance (ln 23 = 3.14)" in text and "diverged" in text
     stored = store.load(run_key(config, "cpu"))
     assert stored is not None and "diverged" in stored.meta["diverged"]
     monkeypatch.setattr(store_mod.RunStore, "train_group", lambda *a, **k: pytest.fail("no retraining"))
-    with pytest.raises(store_mod.DivergedError):
+    with pytest.raises(DivergedError):
         run_all([config], store, progress=False)
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from .. import recorded as recorded_runs
 from ..history import History
 from ..notebook import Run, start
-from ..store import run_all
+from ..runs import run_all
 from . import config, figures, recordings
 from .dln import figures as dln_figures
 from .dln import config as dln_config

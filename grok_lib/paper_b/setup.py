@@ -14,7 +14,7 @@ base alpha).
 from __future__ import annotations
 
 from ..notebook import Run, start
-from ..store import run_all
+from ..runs import run_all
 from . import bridge, config, figures
 
 

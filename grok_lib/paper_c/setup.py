@@ -10,7 +10,7 @@ committed settings writes its figures and claims (see :func:`grok_lib.notebook.s
 from __future__ import annotations
 
 from ..notebook import Run, start
-from ..store import run_all
+from ..runs import run_all
 from . import config as C, figures, modadd
 
 

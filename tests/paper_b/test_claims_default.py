@@ -5,7 +5,7 @@ import pytest
 
 from grok_lib import claims
 from grok_lib.paper_b import claims as claims_b, figures, setup
-from grok_lib.store import run_all
+from grok_lib.runs import run_all
 
 #: The verdicts of the default profile (see the claims report for the measured numbers).
 EXPECTED = {

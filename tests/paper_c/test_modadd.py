@@ -37,7 +37,7 @@ def sweep(dt_of_f, fractions=(0.5, 0.55, 0.6, 0.7, 0.8, 0.9), seeds=(0, 1), cens
 # --- configs ---------------------------------------------------------------------------------------
 def test_default_configs_are_valid_part_a_runs_with_seeds_outermost():
     import grok_lib.paper_a  # noqa: F401  (registers Part A's run kind)
-    from grok_lib.store import plan
+    from grok_lib.plans import plan
 
     cs = md.data_ratio_configs("default")
     assert all(isinstance(c, ModAddConfig) for c in cs)
