@@ -21,8 +21,12 @@ Modules:
 - :mod:`grok_lib.paper_b.measure` -- transition steps, fractions of ln(alpha) / lambda, window, limit and
   slope fits, the bridge's delays.
 - :mod:`grok_lib.paper_b.figures` -- each figure's key numbers (printed, regression-tested, read by the claims).
-- :mod:`grok_lib.paper_b.plots` -- axis-level and figure-level plot functions that take histories or arrays.
-- :mod:`grok_lib.paper_b.claims` -- the registry of Paper B's claims, their tolerances and evaluators.
+- :mod:`grok_lib.paper_b.panels` -- axis-level plot functions (one panel each) that take histories or arrays.
+- :mod:`grok_lib.paper_b.plots` -- the book's figures, one function each, composed of those panels.
+- :mod:`grok_lib.paper_b.thresholds` -- the numbers each claim is judged by.
+- :mod:`grok_lib.paper_b.checks` -- one check per claim: histories in, measured text and verdict out.
+- :mod:`grok_lib.paper_b.claims` -- the registry of Paper B's claims with their tolerances, and the
+  per-notebook evaluation the notebooks record.
 - :mod:`grok_lib.paper_b.setup` -- the one call each Part B notebook makes: parameters in, configs and
   histories out.
 - :mod:`grok_lib.paper_b.kinds` -- Paper B's rows in the table of run kinds (imported here, so they always

@@ -23,7 +23,7 @@ import numpy as np
 from ..figure_numbers import none_if_nan
 from ..history import History
 from . import measure
-from .claims import BRIDGE_ACC, KERNEL_WINDOW, PAPER_FIG1A_FRACTIONS
+from .thresholds import BRIDGE_ACC, KERNEL_WINDOW, PAPER_FIG1A_FRACTIONS
 from .matrix_completion import target
 
 #: Points of the clock lambda t / ln(alpha) at which curves are guarded (the nearest recorded step).
@@ -91,14 +91,6 @@ def bridge_runs(histories: Sequence[History]) -> list[History]:
 
 
 # --- small readers ---------------------------------------------------------------------------------
-def try_fit(fit, *args):
-    """``fit(*args)``, or None where the runs give fewer than two points to fit (a short rerun)."""
-    try:
-        return fit(*args)
-    except ValueError:
-        return None
-
-
 def _attr(fit, name: str, scale: float = 1.0) -> float:
     return getattr(fit, name) * scale if fit is not None else math.nan
 
@@ -183,10 +175,10 @@ def window_table(histories: Sequence[History]) -> list[dict]:
     fr = [measure.accuracy_transition(h).fractions for h in alpha_sweep]
     win = measure.window_fit([f[0] for f in fr], [f[1] for f in fr])
     big = [h for h in alpha_sweep if h.config["alpha"] > 1]
-    ls, le = try_fit(measure.fraction_limits, big) or (None, None)
+    ls, le = measure.try_fit(measure.fraction_limits, big) or (None, None)
     lam = float(alpha_sweep[0].config["weight_decay"])
     alpha = float(lambda_sweep[0].config["alpha"])
-    fa, fl = try_fit(measure.fit_vs_log_alpha, alpha_sweep), try_fit(measure.fit_vs_inverse_lambda, lambda_sweep)
+    fa, fl = measure.try_fit(measure.fit_vs_log_alpha, alpha_sweep), measure.try_fit(measure.fit_vs_inverse_lambda, lambda_sweep)
     return [
         {"quantity": "window c (smallest holding every run)", "measured": _r(win.c), "theory": "any c in (0, 1)"},
         {"quantity": "mean midpoint (start+end)/2", "measured": _r(win.center), "theory": "1 (alpha -> inf)"},
@@ -379,7 +371,7 @@ def modadd_fit_table(histories: Sequence[History]) -> list[dict]:
     """The end time t against ln(alpha) and against 1 / lambda: fitted slope, its theory value, R^2."""
     alpha_sweep, lambda_sweep = split_modadd(histories)
     lam, alpha = float(alpha_sweep[0].config["weight_decay"]), float(lambda_sweep[0].config["alpha"])
-    fa, fl = try_fit(measure.fit_vs_log_alpha, alpha_sweep), try_fit(measure.fit_vs_inverse_lambda, lambda_sweep)
+    fa, fl = measure.try_fit(measure.fit_vs_log_alpha, alpha_sweep), measure.try_fit(measure.fit_vs_inverse_lambda, lambda_sweep)
     log_a = math.log(alpha) if alpha > 1 else math.nan
     return [{"fit": f"t vs ln(a) at lambda {lam:g}", "slope": _r(_attr(fa, "slope"), 1),
              "+-": _r(_attr(fa, "slope_se"), 1), "theory slope": _r(1 / lam, 1), "ratio": _r(_attr(fa, "slope", lam)),

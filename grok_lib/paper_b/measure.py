@@ -141,6 +141,14 @@ class LineFit:
         return self.slope * np.asarray(x, dtype=float) + self.intercept
 
 
+def try_fit(fit, *args):
+    """``fit(*args)``, or None where the runs give fewer than two points to fit (a short rerun)."""
+    try:
+        return fit(*args)
+    except ValueError:
+        return None
+
+
 def line_fit(x, y) -> LineFit:
     """Least squares y = slope x + intercept over the finite points, with standard errors (scipy linregress)."""
     from scipy.stats import linregress

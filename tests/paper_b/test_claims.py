@@ -4,14 +4,17 @@ import math
 
 import pytest
 
+from grok_lib.claims import VERDICTS
+from grok_lib.paper_b import checks as CK
 from grok_lib.paper_b import claims as CL
+from grok_lib.paper_b import thresholds as TH
 
 from .synthetic import classification, regression
 
 
 def test_every_claim_has_fields_and_an_evaluator():
     fields = CL.claim_fields()
-    assert len(fields) == len(CL.CLAIMS) == len(CL.EVALUATORS)
+    assert len(fields) == len(CL.CLAIMS) == len(CK.EVALUATORS)
     for f in fields:
         assert f["id"].startswith("B.") and f["paper"] == "B"
         assert all(f[k] for k in ("statement", "measure", "tolerance"))
@@ -19,11 +22,11 @@ def test_every_claim_has_fields_and_an_evaluator():
 
 
 def test_tolerance_text_follows_the_constants():
-    assert f"{CL.FIG1A_TOL}" in CL.BY_ID["B.fig1a.fractions"].tolerance
-    assert f"[{CL.SLOPE_RANGE[0]:g}, {CL.SLOPE_RANGE[1]:g}]" in CL.BY_ID["B.thm.log_alpha_slope"].tolerance
-    assert f"{CL.MISGROK_FINAL_MAX}" in CL.BY_ID["B.misgrokking"].tolerance
-    assert CL.PAPER_FIG1A_FRACTIONS == pytest.approx((0.3505, 0.7423), abs=1e-3)
-    assert CL.MC_PAPER_CLOCK == pytest.approx(4.34, abs=0.01)
+    assert f"{TH.FIG1A_TOL}" in CL.BY_ID["B.fig1a.fractions"].tolerance
+    assert f"[{TH.SLOPE_RANGE[0]:g}, {TH.SLOPE_RANGE[1]:g}]" in CL.BY_ID["B.thm.log_alpha_slope"].tolerance
+    assert f"{TH.MISGROK_FINAL_MAX}" in CL.BY_ID["B.misgrokking"].tolerance
+    assert TH.PAPER_FIG1A_FRACTIONS == pytest.approx((0.3505, 0.7423), abs=1e-3)
+    assert TH.MC_PAPER_CLOCK == pytest.approx(4.34, abs=0.01)
 
 
 def collapsing_sweep():
@@ -38,46 +41,46 @@ def collapsing_sweep():
 def test_evaluators_on_a_sweep_that_follows_the_theory():
     runs = collapsing_sweep()
     for cid in ("B.fig1a.kernel_then_rich", "B.thm.window", "B.thm.log_alpha_slope", "B.fig1a.norm", "B.regimes.cosines"):
-        text, verdict = CL.EVALUATORS[cid](runs)
+        text, verdict = CK.EVALUATORS[cid](runs)
         assert verdict == "reproduced", (cid, text)
     lam_runs = [classification(alpha=128.0, lam=lam, lr=0.01, start=0.75, end=0.95, steps=200_000)
                 for lam in (0.01, 0.02, 0.04)]
-    text, verdict = CL.inverse_lambda_slope(lam_runs)
+    text, verdict = CK.inverse_lambda_slope(lam_runs)
     assert verdict == "reproduced", text
-    text, verdict = CL.fig1a_fractions([classification(start=0.2, end=0.6)])
-    assert verdict in CL.VERDICTS and "paper 0.35-0.74" in text
+    text, verdict = CK.fig1a_fractions([classification(start=0.2, end=0.6)])
+    assert verdict in VERDICTS and "paper 0.35-0.74" in text
 
 
 def test_evaluators_say_no_when_the_data_disagree():
     flat = [classification(alpha=a, start=0.3, end=0.5) for a in (16.0, 128.0, 1024.0)]  # no move toward 1
-    assert CL.theorem_window(flat)[1] == "partly"  # inside the window, not collapsing
-    assert CL.log_alpha_slope(flat)[1] == "not reproduced"
+    assert CK.theorem_window(flat)[1] == "partly"  # inside the window, not collapsing
+    assert CK.log_alpha_slope(flat)[1] == "not reproduced"
     late = [classification(alpha=a, start=1.5, end=2.5, steps=20_000) for a in (16.0, 128.0)]
-    assert CL.theorem_window(late)[1] != "reproduced"
+    assert CK.theorem_window(late)[1] != "reproduced"
 
 
 def test_regression_and_mlp_evaluators():
     h = regression(drop_at=1.5)
-    for f in (CL.mc_kernel_plateau, CL.mc_recovery, CL.mc_clock):
+    for f in (CK.mc_kernel_plateau, CK.mc_recovery, CK.mc_clock):
         text, verdict = f(h)
-        assert verdict in CL.VERDICTS and text
-    assert CL.mc_recovery(h)[1] == "reproduced"
+        assert verdict in VERDICTS and text
+    assert CK.mc_recovery(h)[1] == "reproduced"
     mlp = [classification(alpha=a, lam=0.002, lr=2.0, start=s, end=s + 0.2, steps=4000)
            for a, s in ((1.5, 0.5), (10.0, 0.6), (100.0, 0.7))]
-    assert CL.modadd_alpha_order(mlp)[1] == "reproduced"
+    assert CK.modadd_alpha_order(mlp)[1] == "reproduced"
     swapped = [classification(alpha=a, lam=0.002, lr=2.0, start=s, end=e, steps=4000)
                for a, s, e in ((1.5, 0.5, 0.7), (10.0, 0.0, 0.05), (100.0, 0.7, 0.9))]  # alpha = 10 earliest
-    assert CL.modadd_alpha_order(swapped)[1] == "partly"
+    assert CK.modadd_alpha_order(swapped)[1] == "partly"
     lam = [classification(alpha=10.0, lam=l, lr=2.0, start=0.5, end=0.7, steps=8000) for l in (1e-3, 2e-3, 3e-3)]
-    assert CL.modadd_lambda_order(lam)[1] == "reproduced"
-    text, verdict = CL.modadd_clock(mlp, lam)
-    assert verdict in CL.VERDICTS and "slope" in text
+    assert CK.modadd_lambda_order(lam)[1] == "reproduced"
+    text, verdict = CK.modadd_clock(mlp, lam)
+    assert verdict in VERDICTS and "slope" in text
 
 
 def test_the_registry_is_the_books_claim_type_and_every_id_has_an_evaluator():
     from grok_lib.claims import Claim
 
-    assert list(CL.REGISTRY) == [c.id for c in CL.CLAIMS] == list(CL.EVALUATORS)
+    assert list(CL.REGISTRY) == [c.id for c in CL.CLAIMS] == list(CK.EVALUATORS)
     assert all(isinstance(c, Claim) and c.paper == "B" for c in CL.REGISTRY.values())
     assert "exploratory runs" in CL.__doc__ and "not before" in CL.__doc__
 
@@ -85,15 +88,15 @@ def test_the_registry_is_the_books_claim_type_and_every_id_has_an_evaluator():
 def test_limit_and_regime_evaluators():
     closing = [classification(alpha=a, lam=0.02, lr=0.01, start=1 - 2 / math.log(a), end=1 - 1 / math.log(a),
                               steps=100_000) for a in (16.0, 128.0, 1024.0, 8192.0)]  # lambda t = ln(alpha) - const
-    text, verdict = CL.theorem_limit(closing)
+    text, verdict = CK.theorem_limit(closing)
     assert verdict == "reproduced" and "extrapolated" in text
     stuck = [classification(alpha=a, start=0.3, end=0.5) for a in (16.0, 128.0, 1024.0)]  # no move toward 1
-    assert CL.theorem_limit(stuck)[1] == "not reproduced"
-    text, verdict = CL.regime_test_acc(collapsing_sweep())
+    assert CK.theorem_limit(stuck)[1] == "not reproduced"
+    text, verdict = CK.regime_test_acc(collapsing_sweep())
     assert verdict == "reproduced", text
     off = [classification(kernel_acc=0.7)]  # early accuracy 0.7 against the L2 classifier's ... 0.7: fine
     off[0].meta["l2_test_acc"] = 0.5
-    assert CL.regime_test_acc(off)[1] == "partly"
+    assert CK.regime_test_acc(off)[1] == "partly"
 
 
 def bridge_run(alpha, lam, grok, fit, lr=0.02, steps=2000):
@@ -110,15 +113,15 @@ def bridge_run(alpha, lam, grok, fit, lr=0.02, steps=2000):
 def test_bridge_evaluators():
     lr = 0.02
     on_clock = [bridge_run(a, lam, 300 + math.log(a) / (lam * lr), 40) for lam in (0.6, 1.0) for a in (1.0, 10.0, 100.0)]
-    assert CL.bridge_delay(on_clock)[1] == "reproduced"
-    text, verdict = CL.bridge_clock(on_clock)
+    assert CK.bridge_delay(on_clock)[1] == "reproduced"
+    text, verdict = CK.bridge_clock(on_clock)
     assert verdict == "reproduced", text
     slow = [bridge_run(a, lam, 300 + 4 * math.log(a) / (lam * lr), 40) for lam in (0.6, 1.0) for a in (1.0, 10.0, 100.0)]
-    assert CL.bridge_clock(slow)[1] == "not reproduced"
+    assert CK.bridge_clock(slow)[1] == "not reproduced"
     never = [bridge_run(1.0, 1.0, 300, 40), bridge_run(10.0, 1.0, 10**9, 40)]  # alpha = 10 never groks
-    assert CL.bridge_delay(never)[1] == "reproduced"  # never counts as later
+    assert CK.bridge_delay(never)[1] == "reproduced"  # never counts as later
     early = [bridge_run(1.0, 1.0, 300, 40), bridge_run(10.0, 1.0, 200, 40)]
-    assert CL.bridge_delay(early)[1] == "not reproduced"
+    assert CK.bridge_delay(early)[1] == "not reproduced"
 
 
 def test_a_claim_that_cannot_be_measured_is_not_reproduced_with_the_reason():

@@ -8,7 +8,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import pytest  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
-from grok_lib.paper_b import measure, plots  # noqa: E402
+from grok_lib.paper_b import measure, panels  # noqa: E402
 
 from .synthetic import classification, regression  # noqa: E402
 
@@ -25,18 +25,18 @@ def sweep():
 
 def test_sweep_figures():
     runs = sweep()
-    for fig in (plots.sweep_panels(runs), plots.curves(runs, "test_acc", x="clock"), plots.norm_vs_prediction(runs),
-                plots.sweep_panels(runs, "test_loss", "test loss", logy=True)):
+    for fig in (panels.sweep_panels(runs), panels.curves(runs, "test_acc", x="clock"), panels.norm_vs_prediction(runs),
+                panels.sweep_panels(runs, "test_loss", "test loss", logy=True)):
         assert isinstance(fig, Figure)
     with pytest.raises(ValueError):
-        plots.curves(runs, "test_acc", x="time")
+        panels.curves(runs, "test_acc", x="time")
 
 
 def test_single_run_figures():
     h = classification()
-    for fig in (plots.accuracy_and_loss(h), plots.accuracy_and_loss(h, x="clock"), plots.cosines(h),
-                plots.cosines(h, x="steps"), plots.accuracy_vs_margin_classifiers(h), plots.matrix_completion(regression()),
-                plots.matrix_completion(regression(), x="steps")):
+    for fig in (panels.accuracy_and_loss(h), panels.accuracy_and_loss(h, x="clock"), panels.cosines(h),
+                panels.cosines(h, x="steps"), panels.accuracy_vs_margin_classifiers(h), panels.matrix_completion(regression()),
+                panels.matrix_completion(regression(), x="steps")):
         assert isinstance(fig, Figure)
 
 
@@ -44,9 +44,9 @@ def test_fraction_and_fit_figures():
     runs = sweep()
     fr = [measure.accuracy_transition(h).fractions for h in runs]
     w = measure.window_fit([f[0] for f in fr], [f[1] for f in fr])
-    fig = plots.transition_fractions([h.config["alpha"] for h in runs], [f[0] for f in fr], [f[1] for f in fr], c=w.c)
+    fig = panels.transition_fractions([h.config["alpha"] for h in runs], [f[0] for f in fr], [f[1] for f in fr], c=w.c)
     assert isinstance(fig, Figure)
     fit = measure.line_fit([1, 2, 3], [2.1, 3.9, 6.0])
-    assert isinstance(plots.slope_fit([1, 2, 3], [2.1, 3.9, 6.0], fit, r"$\ln\alpha$", theory_slope=2.0), Figure)
+    assert isinstance(panels.slope_fit([1, 2, 3], [2.1, 3.9, 6.0], fit, r"$\ln\alpha$", theory_slope=2.0), Figure)
     _, ax = plt.subplots()
-    assert plots.cosines(classification(), ax=ax) is ax.figure
+    assert panels.cosines(classification(), ax=ax) is ax.figure
