@@ -29,6 +29,7 @@ from typing import Optional, Sequence
 
 from . import paths
 from .atomic import atomic_write
+from .tables import typeset
 
 #: The smallest font size, in CSS pixels, of any text of a figure where the book shows it at 1280 px.
 TARGET_PX = 11.5
@@ -247,7 +248,7 @@ class FigureView:
         else:
             links = (f"[SVG]({self._rel(f['svg'])}) · [PNG, {PNG_DPI} dpi]({self._rel(f['png'])}) · "
                      f"[plotted data (JSON)]({self._rel(f['json'])})")
-        return f"**{self.title}.** {links}. {self.stamp}".strip()
+        return f"**{typeset(self.title)}.** {links}. {self.stamp}".strip()
 
     def _repr_markdown_(self) -> str:
         if self.notebook is None:  # a rerun outside the book: the image inline, as a data URI
@@ -285,8 +286,6 @@ class Verdicts:
     note: str = ""
 
     def _repr_markdown_(self) -> str:
-        from .tables import typeset
-
         blocks = [f"{verdict_badge(r.verdict)} **`{r.claim.id}`** — {typeset(r.claim.statement)}<br>\n"
                   f"*Measured:* {typeset(r.measured)}" for r in self.results]
         if self.note:

@@ -9,15 +9,18 @@ a cluster only changes *where* runs are trained, never their numbers or their ke
 A local cluster (what the tests use)::
 
     from dask.distributed import Client, LocalCluster
-    with LocalCluster(n_workers=2, threads_per_worker=1) as cluster, Client(cluster) as client:
-        histories = run_all_on(client, configs)
+    with LocalCluster(n_workers=2, threads_per_worker=1) as cluster:
+        with Client(cluster) as client:
+            histories = run_all_on(client, configs)
 
 A SLURM cluster through dask-jobqueue (see the README)::
 
     from dask_jobqueue import SLURMCluster
-    cluster = SLURMCluster(cores=8, memory="32GB", walltime="02:00:00", job_extra_directives=["--gres=gpu:1"])
+    cluster = SLURMCluster(cores=8, memory="32GB", walltime="02:00:00",
+                           job_extra_directives=["--gres=gpu:1"])
     cluster.scale(jobs=4)
-    histories = run_all_on(Client(cluster), configs, store_root="/shared/grok-store")
+    histories = run_all_on(Client(cluster), configs,
+                           store_root="/shared/grok-store")
 """
 
 from __future__ import annotations

@@ -5,8 +5,8 @@ a config. A paper adds one row per config type (in its package's ``kinds`` modul
 its ``__init__`` imports, so the row exists as soon as the config class does) and never
 edits the store::
 
-    register(RunKind(name="paper_x.model", config_type=XConfig, train=train_group,
-                     code=(model_module, train_module)))
+    register(RunKind(name="paper_x.model", config_type=XConfig,
+                     train=train_group, code=(model_module, train_module)))
 
 A row's ``train`` trains a *group* of configs and returns one history per config. Kinds
 that cannot stack get groups of one; kinds with a ``stack_signature`` get groups of

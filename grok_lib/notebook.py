@@ -40,15 +40,22 @@ from .claims import DEFAULT_SETTING, Result, format_results, save_records
 from .config import ConfigError
 from .history import History
 from .plans import plan, run_key
-
-#: The values papermill can inject (``-p`` and ``-y``): a global holding one of these is a parameter.
 from .runs import run_all
 from .store import RunStore
+from .tables import format_value
+
+#: The values papermill can inject (``-p`` and ``-y``): a global holding one of these is a parameter.
 PLAIN = (type(None), bool, int, float, str, list, dict)
 #: Names IPython puts into every namespace.
 IPYTHON_NAMES = frozenset({"In", "Out", "get_ipython", "exit", "quit", "open"})
 #: Papermill's own injected names, and the setup argument each one feeds (None: unused).
 PAPERMILL_NAMES = {"PAPERMILL_INPUT_PATH": None, "PAPERMILL_OUTPUT_PATH": "output_path"}
+
+
+def swept(values: Sequence) -> str:
+    """The values a swept parameter takes, for a settings table ("0.1, 0.2, …, 0.9" when many)."""
+    shown = [format_value(v) for v in values]
+    return ", ".join(shown if len(shown) <= 6 else shown[:3] + ["…", shown[-1]]) + f" ({len(values)} values)"
 
 
 @dataclass
@@ -71,8 +78,16 @@ class Run:
         return self.committed_settings and self.output is None
 
     def settings(self, skip: Sequence[str] = ()) -> list[dict]:
-        """The first config's settings as table rows (parameter, value), less ``skip``."""
-        return [{"parameter": k, "value": v} for k, v in self.configs[0].to_dict().items() if k not in skip]
+        """The configs' settings as table rows (parameter, value), less ``skip``: the value every
+        config shares, or, for a parameter the sweep varies, the values it takes (in order)."""
+        configs = [c.to_dict() for c in self.configs]
+        rows = []
+        for k, v in configs[0].items():
+            if k in skip:
+                continue
+            values = list({repr(c[k]): c[k] for c in configs}.values())
+            rows.append({"parameter": k, "value": v if len(values) == 1 else swept(values)})
+        return rows
 
     def save_figure(self, fig, name: str) -> list[Path]:
         """Save figure ``name`` (PNG and SVG) into the book's ``figures/``, or into this run's folder."""

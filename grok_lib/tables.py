@@ -15,7 +15,7 @@ def format_value(value) -> str:
     if isinstance(value, float) and value.is_integer() and abs(value) >= 10:
         return str(int(value))
     if isinstance(value, float):
-        return f"{value:.2e}" if (value != 0 and not 1e-2 <= abs(value) < 1e3) else f"{value:.3g}"
+        return f"{value:.2e}" if (value != 0 and not 1e-4 <= abs(value) < 1e3) else f"{value:.3g}"
     return str(value)
 
 
@@ -31,7 +31,10 @@ def format_table(rows: Sequence[dict]) -> str:
 
 
 def _cell(value) -> str:
-    return sci(format_value(value)).replace("|", "\\|").replace("\n", " ")
+    text = format_value(value)
+    # a phrase has its maths typeset; a single word may be a parameter's name, to be typed as it is
+    text = typeset(text) if isinstance(value, str) and " " in text else sci(text)
+    return text.replace("|", "\\|").replace("\n", " ")
 
 
 #: Column names written in ASCII for the plain-text tables, typeset in the book's Markdown tables
@@ -48,10 +51,7 @@ MATH_NAMES = (
     ("L_gen", r"$\mathcal{L}_{\mathrm{gen}}$"),
     ("λ_eff", r"$\lambda_{\mathrm{eff}}$"),
     ("d_out", r"$d_{\mathrm{out}}$"),
-    ("T_cls", r"$T_{\mathrm{cls}}$"),
-    ("T_rep", r"$T_{\mathrm{rep}}$"),
-    ("T_grok", r"$T_{\mathrm{grok}}$"),
-    ("‖E‖_F", r"$\|E\|_F$"),
+    ("‖E‖_F", r"$\Vert E\Vert_F$"),  # \Vert: in a table an escaped pipe loses its backslash
 )
 
 
@@ -171,7 +171,21 @@ SYMBOLS = (
     (r"\bnu\b", "ν"),
     (r"\bL_CE\b", r"$L_{\mathrm{CE}}$"),
     (r"\bT_KL\b", r"$T_{\mathrm{KL}}$"),
+    (r"\|\|([^|]+)\|\|", "‖\\1‖"),  # a norm; Unicode bars, since pipes split table cells
+    (r"\bln\(a2/a1\)", "ln(α₂/α₁)"),
+    (r"\bln\(a\)", "ln α"),
+    (r"\balpha\b", "α"),
+    (r"\bOmega\b", "Ω"),
+    (r"\bsigma\b", "σ"),
+    (r"\bsqrt ?(\d+)", "√\\1"),
+    (r"\bL s\^\(2-2/L\)", r"$L\,s^{2-2/L}$"),
+    (r"(?<=[^\s\d])\^2\b", "²"),
+    (r"(?<=\S) x (?=\S)", " × "),  # a product written with the letter x
+    (r"\+-", "±"),
+    (r"\bN\((0, [^()]*)\)", r"$\\mathcal{N}(\1)$"),  # a normal distribution
+    (r"(?<=\w)->(?=\w)", "→"),
     (r" -> ", " → "),
+    (r"(?<=→ )inf\b", "∞"),
     (r"<=", "≤"),
     (r">=", "≥"),
 )
@@ -213,7 +227,9 @@ def clocks(text: str) -> str:
 
 def _symbols(part: str) -> str:
     for pattern, symbol in SYMBOLS:
-        part = re.sub(pattern, lambda _m, s=symbol: s, part)
+        # a literal replacement (the TeX in it is not a template), unless it refers to a group
+        repl = (lambda m, s=symbol: m.expand(s)) if "\\1" in symbol else (lambda _m, s=symbol: s)
+        part = re.sub(pattern, repl, part)
     return part
 
 
@@ -223,6 +239,6 @@ def typeset(text: str) -> str:
     code it already has; maths separated only by " / " becomes one formula. The records keep the
     text as measured; only what the page shows changes."""
     out = str(text)
-    for step in (_symbols, clocks, math_name, sci):
+    for step in (math_name, _symbols, clocks, sci):
         out = _outside_math(out, step)
     return out.replace("$ / $", " / ")

@@ -148,6 +148,17 @@ _OVERFLOW_JS = """([converted]) => {
     if (wide || r.right > right + 1) out.push(el.tagName + ': ' + el.innerText.slice(0, 60).replace(/\\s+/g, ' ')
                                               + ` (${el.scrollWidth} px in ${el.clientWidth} px)`);
   }
+  // a table drawn full width fits there; a command shown in the prose fits the column
+  for (const t of article.querySelectorAll('.full-width table')) {
+    const box = t.closest('.full-width');
+    if (t.getBoundingClientRect().width > 0 && t.scrollWidth > box.clientWidth + 1)
+      out.push('TABLE: ' + t.innerText.slice(0, 60).replace(/\\s+/g, ' ') + ` (${t.scrollWidth} px in ${box.clientWidth} px)`);
+  }
+  for (const pre of article.querySelectorAll('div.highlight pre')) {
+    if (pre.closest('.cell_input') || pre.getBoundingClientRect().width === 0) continue;
+    if (pre.scrollWidth > pre.clientWidth + 1)
+      out.push('PRE: ' + pre.innerText.slice(0, 60).replace(/\\s+/g, ' ') + ` (${pre.scrollWidth} px in ${pre.clientWidth} px)`);
+  }
   return out;
 }"""
 

@@ -6,6 +6,7 @@
   that has only that form. The index here applies the same rule, so both sides agree.
 * Search-result snippets: they are cut from each page's HTML text, where maths is TeX source;
   ``_static/search_math.js`` reads it as plain symbols first.
+* Bibliography: labels in the reference list read as the text cites them ("Tan et al., 2026").
 * Source maps: the themes ship ``*.map`` files (about 3 MB) that no reader needs; they are removed
   from the built book.
 """
@@ -14,6 +15,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from pybtex.plugin import register_plugin
+from pybtex.style.formatting.plain import Style as PlainStyle
+from pybtex.style.labels import BaseLabelStyle
 from sphinx.search.en import SearchEnglish
 
 _KEEP_DOUBLE = set("lsz")
@@ -29,6 +33,27 @@ class BookEnglish(SearchEnglish):
                 and stem[-1] not in _KEEP_DOUBLE and stem[-1] not in "aeiouy"):
             return stem[:-1]
         return stem
+
+
+class AuthorYearLabels(BaseLabelStyle):
+    """Bibliography labels as the text cites (``bibtex_reference_style: author_year``):
+    "Tan et al., 2026" rather than pybtex's default "TGZ26"."""
+
+    def format_labels(self, sorted_entries):
+        for entry in sorted_entries:
+            names = [p.last_names[-1] for p in entry.persons.get("author", [])] or [entry.key]
+            who = names[0] if len(names) == 1 else (" and ".join(names) if len(names) == 2 else f"{names[0]} et al.")
+            yield f"{who}, {entry.fields.get('year', 'n.d.')}".replace("{", "").replace("}", "")
+
+
+class BookStyle(PlainStyle):
+    """pybtex's plain style with :class:`AuthorYearLabels` (``bibtex_default_style: book``)."""
+
+    default_label_style = "book_author_year"
+
+
+register_plugin("pybtex.style.labels", "book_author_year", AuthorYearLabels)
+register_plugin("pybtex.style.formatting", "book", BookStyle)
 
 
 def _remove_source_maps(app, exception) -> None:

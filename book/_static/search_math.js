@@ -15,7 +15,9 @@
   };
   // spacing and sizing commands that carry no text
   const SILENT = new Set(["big", "Big", "bigl", "bigr", "Bigl", "Bigr", "left", "right", "displaystyle",
-                          "tfrac", "dfrac", "qquad", "quad", "nonumber", "tag", "limits"]);
+                          "tfrac", "dfrac", "qquad", "quad", "nonumber", "tag", "limits", "begin", "end",
+                          "aligned", "mathrm", "mathcal", "mathbb", "mathbf", "mathit", "operatorname", "text"]);
+  const CHROME = ".bd-header-article, .bd-sidebar-secondary, .prev-next-area, .cell_input, .bd-footer-content";
   const SUPERSCRIPTS = { "0": "⁰", "1": "¹", "2": "²", "3": "³", "4": "⁴", "5": "⁵", "6": "⁶", "7": "⁷",
                          "8": "⁸", "9": "⁹", "-": "⁻", "−": "⁻", "+": "⁺", "p": "ᵖ", "T": "ᵀ", "n": "ⁿ" };
   const SUBSCRIPTS = { "0": "₀", "1": "₁", "2": "₂", "3": "₃", "4": "₄", "5": "₅", "6": "₆", "7": "₇",
@@ -31,6 +33,7 @@
   // where every character has a form, braces dropped.
   const texToText = (tex) => {
     let s = tex.trim().replace(/^\\[([]|\\[)\]]$/g, "").replace(/^\$+|\$+$/g, "")
+      .replace(/\\(?:begin|end)\s*\{[^{}]*\}/g, " ").replace(/\\\\/g, " ")  // environments and line breaks: layout only
       .replace(/\\\{/g, "\u0001").replace(/\\\}/g, "\u0002");  // literal braces survive the groups' removal
     const group = "\\{([^{}]*)\\}";
     for (let i = 0; i < 4; i++) {  // innermost groups first, a few levels deep
@@ -45,6 +48,7 @@
         : SILENT.has(name) ? "" : name + " "))
       .replace(/\\([|,;:! ])/g, (_, c) => (c === "|" ? "‖" : " "))
       .replace(/\\([%#&$_])/g, "$1")
+      .replace(/&/g, "").replace(/\^ᵀ/g, "ᵀ")
       .replace(/\^([0-9A-Za-z+\-−])/g, (_, c) => script(c, SUPERSCRIPTS, "^"))
       .replace(/_([0-9])/g, (_, c) => script(c, SUBSCRIPTS, "_"))
       .replace(/[{}]/g, "")
@@ -60,6 +64,9 @@
     const original = Search.htmlToText;
     const readsMath = (htmlString, anchor) => {
       const doc = new DOMParser().parseFromString(htmlString, "text/html");
+      // the theme's page header and contents sidebar and the notebooks' code are inside the
+      // main element too: a snippet should be the page's prose
+      doc.querySelectorAll(CHROME).forEach((el) => el.remove());
       doc.querySelectorAll(".math, mjx-container").forEach((el) => {
         el.textContent = texToText(el.textContent);
       });

@@ -112,8 +112,8 @@ def misgrokking(h: History) -> tuple[str, str]:
     early = measure.value_in_clock(h, "test_acc", *KERNEL_WINDOW)
     final = h.final("test_acc")
     text = (f"test accuracy {early:.3f} early → {final:.3f} at clock {measure.clock(h)[-1]:.2f} "
-            f"(max-L2 margin {h.meta.get('l2_test_acc', math.nan):.3f}, "
-            f"max-L1 margin {h.meta.get('l1_test_acc', math.nan):.3f}); "
+            f"(test accuracy of the max-L2-margin classifier {h.meta.get('l2_test_acc', math.nan):.3f}, "
+            f"of the max-L1-margin classifier {h.meta.get('l1_test_acc', math.nan):.3f}); "
             f"cos L1 at the end {h.final('cos_l1'):.3f}")
     return text, _verdict(early >= MISGROK_EARLY_MIN and final <= MISGROK_FINAL_MAX,
                           early >= MISGROK_EARLY_MIN and early - final >= MISGROK_DROP_PARTLY)

@@ -161,7 +161,7 @@ CLAIMS = [
         "C.noise.tuned_full",
         "C",
         "(The book's completion of the rebuttal.) With the noise the student fits kept in the theory "
-        "(theory.mp_noise_losses), $\\sigma_n$ can be tuned so that the two accuracies saturate together, "
+        "(`theory.mp_noise_losses`), $\\sigma_n$ can be tuned so that the two accuracies saturate together, "
         "for $\\lambda < 0.382$.",
         "At lambda = 0.3 and sigma_n = sigma* of theory.noise_for_simultaneous_crossing(model='mp'): "
         "|t_train - t_test| / t_test; and the largest relative error of the simulated losses against "
@@ -178,6 +178,11 @@ def _label(h: History) -> str:
     c = h.config
     return f"λ={c['lam']:g}" + (f" d_out={c['d_out']}" if c["d_out"] != 1 else "") + (
         f" γ={c['gamma']:g}" if c["gamma"] else "") + (f" σ_n={c['label_noise']:.3g}" if c["label_noise"] else "")
+
+
+def _when(step) -> str:
+    """A crossing step for a measured text: the step, or "never" where the accuracy never crossed."""
+    return "never" if step is None else str(step)
 
 
 def _grade(worst: float, ok: float, partly: float) -> str:
@@ -425,7 +430,7 @@ def evaluate_tuned_noise(h: History) -> Result:
             f"{theory.noise_tuning_lam_max():.3f} (here lambda = {lam:.3g}).")
     if row["t_train"] is None or row["t_test"] is None:
         return Result(REGISTRY["C.noise.tuned"], f"{_label(h)}: an accuracy never crosses "
-                      f"(t_train={row['t_train']}, t_test={row['t_test']}).{note}", "not reproduced")
+                      f"(t_train {_when(row['t_train'])}, t_test {_when(row['t_test'])}).{note}", "not reproduced")
     off = abs(row["t_train"] - row["t_test"]) / row["t_test"]
     text = f"{_label(h)}: t_train = {row['t_train']}, t_test = {row['t_test']} (relative gap {off:.3f}).{note}"
     return Result(REGISTRY["C.noise.tuned"], text, _grade(off, TUNED_OK, TUNED_PARTLY))
@@ -440,7 +445,7 @@ def evaluate_tuned_noise_full(h: History) -> Result:
               for s, k in (("train_loss", "train"), ("gen_loss", "gen")))
     if row["t_train"] is None or row["t_test"] is None:
         return Result(REGISTRY["C.noise.tuned_full"], f"{_label(h)}: an accuracy never crosses "
-                      f"(t_train={row['t_train']}, t_test={row['t_test']}); loss error {err:.1%}.", "not reproduced")
+                      f"(t_train {_when(row['t_train'])}, t_test {_when(row['t_test'])}); loss error {err:.1%}.", "not reproduced")
     gap = abs(row["t_train"] - row["t_test"]) / row["t_test"]
     if gap <= TUNED_OK and err <= NOISE_OK:
         verdict = "reproduced"

@@ -39,8 +39,8 @@ def _tag(h: History) -> str:
 
 
 def _int(x) -> float | int:
-    """A crossing step as an int (NaN stays NaN, printed as 'never')."""
-    return x if x is None or (isinstance(x, float) and math.isnan(x)) else int(round(x))
+    """A crossing step as an int; never reached (None or NaN) is NaN, which tables print as 'never'."""
+    return math.nan if x is None or (isinstance(x, float) and math.isnan(x)) else int(round(x))
 
 
 def _crossing_values(h: History) -> dict[str, float | None]:
@@ -155,8 +155,8 @@ def grok_time_table(histories: Sequence[History]) -> list[dict]:
     for h in sorted(histories, key=lambda h: h.config["lam"]):
         row = {"λ": h.config["lam"], "formula": _int(theory.grok_time_formula(h.meta["lam_eff"], h.config["eta"]))}
         for e in checked_eps(h):
-            row[f"Δt(ε={e:g})"] = _int(measure.grokking_time(h, e))
-            row[f"ratio(ε={e:g})"] = round(measure.formula_ratio(h, e), 2)
+            row[f"Δt(ε={e:.0e})"] = _int(measure.grokking_time(h, e))
+            row[f"ratio(ε={e:.0e})"] = round(measure.formula_ratio(h, e), 2)
         rows.append(row)
     return rows
 

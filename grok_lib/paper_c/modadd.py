@@ -465,7 +465,8 @@ CLAIM = Claim(
     "C",
     "Paper C's question asked of Part A's modular-addition MLP (the paper's Appendix G on modular arithmetic "
     "is not public; this is the book's own test, not a reproduction of it): the grokking time vs the training "
-    "fraction f has the linear theory's shape Δt ∝ ln(1/(1-√λ))/(1-√λ)² with λ_eff = c/f.",
+    "fraction $f$ has the linear theory's shape $\\Delta t \\propto \\ln(1/(1-\\sqrt{\\lambda}))/(1-\\sqrt{\\lambda})^2$ "
+    "with $\\lambda_{\\mathrm{eff}} = c/f$.",
     f"Δt = t_test - t_train, the first recorded steps with test and train accuracy ≥ erf(√2) ≈ {LEVEL:.4f} "
     "(Paper C's level), per training fraction and seed; ln of the per-fraction geometric mean over seeds "
     "(fractions where every seed groks) fitted by the formula's shape (free scale A and critical fraction c), "

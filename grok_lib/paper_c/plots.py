@@ -6,6 +6,7 @@ exact theory dashed black-ish, the Marchenko-Pastur theory dotted. Symbols are m
 
 from __future__ import annotations
 
+import math
 from typing import Mapping, Sequence
 
 import matplotlib.pyplot as plt
@@ -57,12 +58,19 @@ def plot_losses(ax, history: History, theory: bool = True, mp: bool = True, test
     ax.set_ylabel("loss")
 
 
+def eps_label(eps: float) -> str:
+    """"$\\varepsilon = 10^{-5}$" for a power of ten, "$\\varepsilon = 0.003$" otherwise (mathtext)."""
+    exponent = math.log10(eps)
+    value = f"10^{{{round(exponent)}}}" if abs(exponent - round(exponent)) < 1e-9 else f"{eps:g}"
+    return rf"$\varepsilon = {value}$"
+
+
 def plot_accuracies(ax, history: History, eps: float | None = None, theory: bool = True, mp: bool = False) -> None:
     """Training and test threshold accuracy vs step (log step axis), with the accuracy law at the
     theory's losses (erf or incomplete gamma; only for the run's own eps) and the GROK_ACC level."""
     t, m = _steps(history), history.metrics
-    eps_label = history.config["eps"] if eps is None else eps
-    ax.plot(t, acc_curve(history, "train", eps), color=TRAIN, lw=2, label=r"train, $\epsilon$=" + f"{eps_label:g}")
+    eps_shown = history.config["eps"] if eps is None else eps
+    ax.plot(t, acc_curve(history, "train", eps), color=TRAIN, lw=2, label="train, " + eps_label(eps_shown))
     ax.plot(t, acc_curve(history, "test", eps), color=TEST, lw=2, label="test")
     own = eps is None or eps == history.config["eps"]
     if theory and own and "theory_train_acc" in m:
@@ -94,10 +102,10 @@ def plot_grok_times(ax, lams: Sequence[float], times: Mapping[float, Sequence[fl
     """Simulated Delta t_grok vs lambda, one marker series per eps, and the paper's formula (line)."""
     colors = _eps_colors(times)
     for eps, dt in times.items():
-        ax.plot(lams, dt, "o-", ms=4, lw=0.8, color=colors[eps], label=r"sim, $\epsilon$=" + f"{eps:g}")
+        ax.plot(lams, dt, "o-", ms=4, lw=0.8, color=colors[eps], label="sim, " + eps_label(eps))
     if formula is not None:
         ax.plot(formula_lams, formula, "k-", lw=1.5,
-                label=r"$\ln\frac{1}{1-\sqrt{\lambda}}\,/\,2\eta(1-\sqrt{\lambda})^2$")
+                label=r"$\ln(1/(1-\sqrt{\lambda}))\,/\,2\eta(1-\sqrt{\lambda})^2$")
     ax.set_yscale("log")
     ax.set_xlabel(r"$\lambda = d_{\mathrm{in}}/N_{\mathrm{tr}}$")
     ax.set_ylabel(DT + " (steps)")
@@ -107,7 +115,7 @@ def plot_formula_ratios(ax, lams: Sequence[float], ratios: Mapping[float, Sequen
     """Simulated Delta t_grok over the formula vs lambda, per eps (1 = the formula holds)."""
     colors = _eps_colors(ratios)
     for eps, r in ratios.items():
-        ax.plot(lams, r, "o-", ms=4, lw=0.8, color=colors[eps], label=r"$\epsilon$=" + f"{eps:g}")
+        ax.plot(lams, r, "o-", ms=4, lw=0.8, color=colors[eps], label=eps_label(eps))
     ax.axhline(1.0, color="k", lw=0.8)
     ax.set_xlabel(r"$\lambda$")
     ax.set_ylabel(DT + " sim / formula")

@@ -362,8 +362,10 @@ def mp_noise_losses(t, lam: float, eta: float, sigma_n: float, l0: float = 1.0) 
 
     The noise drives D~_i by (1 - e^{-2 eta s_i t}) h~_i / s_i with E|h~_i|^2 = sigma_n^2 s_i / N_tr, so::
 
-        L_gen = l0 E[e^{-4 eta nu t}] + sigma_n^2 lambda E[(1 - e^{-2 eta nu t})^2 / nu],
-        L_tr  = l0 E[nu e^{-4 eta nu t}] + sigma_n^2 (1 - lambda E[1 - e^{-4 eta nu t}]).
+        L_gen = l0 E[e^{-4 eta nu t}]
+                + sigma_n^2 lambda E[(1 - e^{-2 eta nu t})^2 / nu],
+        L_tr  = l0 E[nu e^{-4 eta nu t}]
+                + sigma_n^2 (1 - lambda E[1 - e^{-4 eta nu t}]).
 
     Early on this is the rebuttal's L_tr + sigma_n^2 and unchanged L_gen; at t -> infinity it gives
     :func:`noise_fit_limits`.
