@@ -11,7 +11,9 @@ weight decay, eta = the learning rate, eps = the accuracy threshold, D = S - T.
   (linear student by exact powers in the sample eigenbasis or plain GD; two-layer linear and tanh nets)
 - :mod:`grok_lib.paper_c.measure`   grokking times, crossings, relative errors, plateaus, peaks
 - :mod:`grok_lib.paper_c.plots`     plot functions (take histories and arrays, never train)
-- :mod:`grok_lib.paper_c.claims`    the paper's quantitative statements as claims, with their evaluators
+- :mod:`grok_lib.paper_c.thresholds` the numbers each claim is judged by
+- :mod:`grok_lib.paper_c.claims`    the paper's quantitative statements as claims, with their tolerances
+- :mod:`grok_lib.paper_c.checks`    one evaluator per claim: histories in, a Result out
 - :mod:`grok_lib.paper_c.figures`   each figure's key numbers (printed, regression-tested) and the figures
 - :mod:`grok_lib.paper_c.modadd`    Paper C's question on Part A's task: grokking time vs the training fraction
 - :mod:`grok_lib.paper_c.setup`     the one call each Part C notebook makes

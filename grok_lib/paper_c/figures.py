@@ -15,7 +15,7 @@ import numpy as np
 
 from ..figure_numbers import at_epochs, none_if_nan
 from ..history import History
-from . import claims, measure, modadd, theory
+from . import checks, measure, modadd, theory, thresholds
 
 #: The steps at which the curves are guarded by figure regression.
 CURVE_STEPS = (10, 100, 1_000, 10_000, 100_000)
@@ -82,7 +82,7 @@ def loss_curves_table(histories: Sequence[History]) -> list[dict]:
 def agreement_errors(h: History) -> dict[str, np.ndarray]:
     """Relative errors over time: simulation against the exact gradient-flow theory, and the exact
     theory against Marchenko-Pastur (where the reference loss is above the floor)."""
-    m, floor = h.metrics, claims.LOSS_FLOOR
+    m, floor = h.metrics, thresholds.LOSS_FLOOR
     out = {}
     for label, a, b in ((r"sim vs exact, $\mathcal{L}_{\mathrm{tr}}$", "train_loss", "theory_train_loss"),
                         (r"sim vs exact, $\mathcal{L}_{\mathrm{gen}}$", "gen_loss", "theory_gen_loss"),
@@ -98,8 +98,8 @@ def agreement_table(histories: Sequence[History]) -> list[dict]:
     accuracy saturates at the paper's ε) and the median empirical test loss against ||D||²/d_out."""
     rows = []
     for h in histories:
-        m, floor = h.metrics, claims.LOSS_FLOOR
-        ok = claims.until_saturation(m["theory_gen_loss"])
+        m, floor = h.metrics, thresholds.LOSS_FLOOR
+        ok = checks.until_saturation(m["theory_gen_loss"])
         sim = [measure.max_relative_error(m[a], m[b], floor) for a, b in
                (("train_loss", "theory_train_loss"), ("gen_loss", "theory_gen_loss"))]
         mp = [float(measure.relative_error(m[f"mp_{k}_loss"][ok], m[f"theory_{k}_loss"][ok])
@@ -141,12 +141,12 @@ def grok_time_data(histories: Sequence[History]) -> dict:
             "times": {e: [measure.grokking_time(h, e) for h in hs] for e in eps_all},
             "formula_lams": fine,
             "formula": [theory.grok_time_formula(x, hs[0].config["eta"]) for x in fine],
-            "ratios": claims.formula_ratios(hs, checked_eps(hs[0]))}
+            "ratios": checks.formula_ratios(hs, checked_eps(hs[0]))}
 
 
 def checked_eps(h: History) -> list[float]:
-    """The formula's checked ε (claims.FORMULA_EPS) that a run measured."""
-    return measure.measured_eps(h, claims.FORMULA_EPS)
+    """The formula's checked ε (thresholds.FORMULA_EPS) that a run measured."""
+    return measure.measured_eps(h, thresholds.FORMULA_EPS)
 
 
 def grok_time_table(histories: Sequence[History]) -> list[dict]:
@@ -183,7 +183,7 @@ def weight_decay_table(histories: Sequence[History]) -> list[dict]:
     rows = []
     for h in histories:
         lim = weight_decay_limits(h)
-        rows.append({"λ": h.config["lam"], "γ": h.config["gamma"], "small-γ regime": claims.wd_small(h),
+        rows.append({"λ": h.config["lam"], "γ": h.config["gamma"], "small-γ regime": checks.wd_small(h),
                      "final L_tr": _loss(h.final('train_loss')),
                      "final L_gen": _loss(h.final('gen_loss')),
                      "L_tr / paper": round(h.final("train_loss") / lim["paper"][0], 3),
@@ -210,7 +210,7 @@ def weight_decay(histories: Sequence[History]) -> dict[str, float | None]:
 # --- Δt vs d_out --------------------------------------------------------------------------------------
 def d_out_data(histories: Sequence[History]) -> dict:
     """Seed means and standard errors of Δt and Δt/d_out, and the isotropic theory's Δt/d_out."""
-    table = claims.d_out_table(histories)
+    table = checks.d_out_table(histories)
     ds = list(table)
     return {"d_outs": ds, "mean": [table[d][0] for d in ds], "sem": [table[d][1] for d in ds],
             "scaled_mean": [table[d][2] for d in ds], "scaled_sem": [table[d][3] for d in ds],
@@ -221,7 +221,7 @@ def d_out_table(histories: Sequence[History]) -> list[dict]:
     """Per d_out: Δt (seed mean ± standard error), Δt / d_out, and the theory's Δt / d_out."""
     return [{"d_out": d, "Δt": _int(m), "± se": _int(se), "Δt / d_out": _int(ms), "± se ": _int(ses),
              "theory Δt / d_out": _int(th / d)}
-            for d, (m, se, ms, ses, th) in claims.d_out_table(histories).items()]
+            for d, (m, se, ms, ses, th) in checks.d_out_table(histories).items()]
 
 
 def d_out(histories: Sequence[History]) -> dict[str, float | None]:

@@ -542,7 +542,7 @@ def plot_data_ratio(ax, measured: DataRatio, fits: Sequence[str] = KINDS) -> Non
         ax.errorbar(x, np.exp(mean), yerr=[np.exp(mean) - np.exp(mean - sem), np.exp(mean + sem) - np.exp(mean)],
                     fmt="s", ms=5, color="#ff7f0e", mec="k", capsize=2, label="MLP, geometric mean over seeds")
     if measured.censored:
-        ax.plot([], [], "^", ms=5, mfc="none", color="#d62728", label="test acc. never reached: Δt >")
+        ax.plot([], [], "^", ms=5, mfc="none", color="#d62728", label="test acc. never reached (Δt is above)")
     lo = min(p.train_frac for p in measured.fractions)
     hi = max(p.train_frac for p in measured.fractions)
     for k in fits:

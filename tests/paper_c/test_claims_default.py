@@ -4,7 +4,9 @@ and the committed records cover the registry."""
 import pytest
 
 from grok_lib import claims
-from grok_lib.paper_c import claims as claims_c, setup
+from grok_lib.paper_c import checks as CK
+from grok_lib.paper_c import claims as claims_c
+from grok_lib.paper_c import thresholds as TH, setup
 
 #: The verdicts of the default profile (the measured numbers are in the claims report).
 EXPECTED = {
@@ -33,12 +35,12 @@ def test_every_claim_has_an_expected_verdict():
 def test_default_profile_verdicts():
     curves, times = setup.loss_curves().histories, setup.grok_time().histories
     noise, nets = setup.label_noise().histories, setup.nets().histories
-    results = [claims_c.evaluate_dynamics(curves), claims_c.evaluate_mp(curves), claims_c.evaluate_accuracy_law(curves),
-               claims_c.evaluate_plateau(curves[-1]), claims_c.evaluate_formula(times),
-               claims_c.evaluate_divergence(times), claims_c.evaluate_weight_decay(setup.weight_decay().histories),
-               claims_c.evaluate_d_out(setup.d_out().histories), claims_c.evaluate_two_layer(nets[0]),
-               claims_c.evaluate_tanh(nets[1]), claims_c.evaluate_noise(noise), claims_c.evaluate_tuned_noise(noise[-2]),
-               claims_c.evaluate_tuned_noise_full(noise[-1])]
+    results = [CK.evaluate_dynamics(curves), CK.evaluate_mp(curves), CK.evaluate_accuracy_law(curves),
+               CK.evaluate_plateau(curves[-1]), CK.evaluate_formula(times),
+               CK.evaluate_divergence(times), CK.evaluate_weight_decay(setup.weight_decay().histories),
+               CK.evaluate_d_out(setup.d_out().histories), CK.evaluate_two_layer(nets[0]),
+               CK.evaluate_tanh(nets[1]), CK.evaluate_noise(noise), CK.evaluate_tuned_noise(noise[-2]),
+               CK.evaluate_tuned_noise_full(noise[-1])]
     assert {r.claim.id: r.verdict for r in results} == EXPECTED
 
 

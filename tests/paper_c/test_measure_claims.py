@@ -7,7 +7,9 @@ import pytest
 
 from grok_lib.claims import VERDICTS, Result
 from grok_lib.history import History
+from grok_lib.paper_c import checks as CK
 from grok_lib.paper_c import claims as cl
+from grok_lib.paper_c import thresholds as TH
 from grok_lib.paper_c import config as cc
 from grok_lib.paper_c import measure as me
 from grok_lib.paper_c import simulate as sim
@@ -48,11 +50,11 @@ def test_grid_crossing_relative_error_plateau_peak_seed_mean():
 def test_claim_ids_and_tolerances_come_from_the_constants():
     ids = [c.id for c in cl.CLAIMS]
     assert all(i.startswith("C.") for i in ids) and len(set(ids)) == len(ids)
-    assert f"{cl.DYN_OK:.0%}" in cl.REGISTRY["C.dyn.exact"].tolerance
-    assert f"{cl.MP_OK:.0%}" in cl.REGISTRY["C.dyn.mp"].tolerance
-    assert f"{cl.RATIO_BAND[0]:g}, {cl.RATIO_BAND[1]:g}" in cl.REGISTRY["C.grok.formula"].tolerance
-    assert f"{cl.WD_SPREAD:g}" in cl.REGISTRY["C.wd.limits"].tolerance
-    assert f"{cl.PEAK_RANGE[0]}, {cl.PEAK_RANGE[1]}" in cl.REGISTRY["C.dout.peak"].tolerance
+    assert f"{TH.DYN_OK:.0%}" in cl.REGISTRY["C.dyn.exact"].tolerance
+    assert f"{TH.MP_OK:.0%}" in cl.REGISTRY["C.dyn.mp"].tolerance
+    assert f"{TH.RATIO_BAND[0]:g}, {TH.RATIO_BAND[1]:g}" in cl.REGISTRY["C.grok.formula"].tolerance
+    assert f"{TH.WD_SPREAD:g}" in cl.REGISTRY["C.wd.limits"].tolerance
+    assert f"{TH.PEAK_RANGE[0]}, {TH.PEAK_RANGE[1]}" in cl.REGISTRY["C.dout.peak"].tolerance
     assert all(c.paper == "C" for c in cl.CLAIMS)
 
 
@@ -74,11 +76,11 @@ def runs():
 
 def test_every_evaluator_returns_a_result(runs):
     results = [
-        cl.evaluate_dynamics(runs["curves"]), cl.evaluate_mp(runs["curves"]), cl.evaluate_accuracy_law(runs["curves"]),
-        cl.evaluate_formula(runs["grok"]), cl.evaluate_divergence(runs["grok"]), cl.evaluate_plateau(runs["curves"][2]),
-        cl.evaluate_weight_decay(runs["wd"]), cl.evaluate_d_out(runs["d_out"]), cl.evaluate_two_layer(runs["nets"][0]),
-        cl.evaluate_tanh(runs["nets"][1]), cl.evaluate_noise(runs["noise"]), cl.evaluate_tuned_noise(runs["noise"][-1]),
-        cl.evaluate_tuned_noise_full(runs["noise_full"][0]),
+        CK.evaluate_dynamics(runs["curves"]), CK.evaluate_mp(runs["curves"]), CK.evaluate_accuracy_law(runs["curves"]),
+        CK.evaluate_formula(runs["grok"]), CK.evaluate_divergence(runs["grok"]), CK.evaluate_plateau(runs["curves"][2]),
+        CK.evaluate_weight_decay(runs["wd"]), CK.evaluate_d_out(runs["d_out"]), CK.evaluate_two_layer(runs["nets"][0]),
+        CK.evaluate_tanh(runs["nets"][1]), CK.evaluate_noise(runs["noise"]), CK.evaluate_tuned_noise(runs["noise"][-1]),
+        CK.evaluate_tuned_noise_full(runs["noise_full"][0]),
     ]
     assert [r.claim.id for r in results] == [c.id for c in cl.CLAIMS]
     for r in results:
@@ -88,6 +90,6 @@ def test_every_evaluator_returns_a_result(runs):
 
 
 def test_formula_ratios_are_measured_not_assumed(runs):
-    ratios = cl.formula_ratios(runs["grok"])
-    assert set(ratios) == set(cl.FORMULA_EPS)
+    ratios = CK.formula_ratios(runs["grok"])
+    assert set(ratios) == set(TH.FORMULA_EPS)
     assert all(r > 0 and math.isfinite(r) for rs in ratios.values() for r in rs)

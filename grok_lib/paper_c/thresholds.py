@@ -1,0 +1,23 @@
+"""Paper C's thresholds: the numbers each claim's verdict is judged by, fixed before the book's
+runs; the tolerance texts of :mod:`grok_lib.paper_c.claims` are formatted from them."""
+
+from __future__ import annotations
+
+# --- thresholds -------------------------------------------------------------------------------
+LOSS_FLOOR = 1e-10  #: relative errors are read where the reference loss is >= this
+DYN_OK, DYN_PARTLY = 0.05, 0.25  #: simulation vs the exact gradient-flow theory: max relative error
+GD_OK = 1e-8  #: simulation vs the exact discrete-GD powers (the book's own consistency check)
+PAPER_EPS = 1e-3  #: the paper's eps: MP and the label-noise prediction are read until L_gen reaches eps/4
+MP_OK, MP_PARTLY = 0.10, 0.25  #: exact theory vs MP: max relative error
+ACC_OK, ACC_PARTLY = 0.03, 0.10  #: simulated accuracy vs the accuracy law: max absolute difference
+FORMULA_EPS = (1e-3, 1e-5, 1e-8)  #: the thresholds the grokking-time formula is checked at
+RATIO_BAND = (0.8, 1.25)  #: simulated Delta t_grok / formula counted as agreement
+PLATEAU_OK, PLATEAU_PARTLY = 0.10, 0.25  #: lambda > 1: L_gen plateau / (l0 (1 - 1/lambda)) - 1
+WD_SMALL = 0.1  #: gamma d_out / (2 lambda-minus) <= this: the formula's small-gamma regime
+WD_BAND = (0.8, 1.25)  #: simulated plateau / the paper's formula
+WD_SPREAD = 1.25  #: max/min of those ratios: the lambda and gamma dependence hold up to one prefactor
+PEAK_RANGE = (20, 100)  #: "a peak near d_out ~ 50"
+PEAK_SE = 2.0  #: the peak must beat both ends by this many standard errors (seed mean)
+NET_BAND, NET_PARTLY = (0.8, 1.25), (0.5, 2.0)  #: net crossing times / rescaled-theory crossing times
+NOISE_OK, NOISE_PARTLY = 0.10, 0.30  #: label noise: max relative error vs the rebuttal's prediction
+TUNED_OK, TUNED_PARTLY = 0.10, 0.30  #: the gap between t_train and t_test, over t_test, at the tuned sigma_n
