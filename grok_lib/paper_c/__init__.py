@@ -16,6 +16,7 @@ weight decay, eta = the learning rate, eps = the accuracy threshold, D = S - T.
 - :mod:`grok_lib.paper_c.checks`    one evaluator per claim: histories in, a Result out
 - :mod:`grok_lib.paper_c.figures`   each figure's key numbers (printed, regression-tested) and the figures
 - :mod:`grok_lib.paper_c.modadd`    Paper C's question on Part A's task: grokking time vs the training fraction
+- :mod:`grok_lib.paper_c.shape_fits` the three two-parameter shapes fitted to that grokking time
 - :mod:`grok_lib.paper_c.setup`     the one call each Part C notebook makes
 - :mod:`grok_lib.paper_c.kinds`     Part C's row in the table of run kinds (imported here, so it always exists)
 """

@@ -12,12 +12,13 @@ import numpy as np
 
 from ..claims import Result, share_verdict
 from ..history import History
-from . import measure, theory
+from . import measure, modadd, theory
+from .shape_fits import ShapeFit
 from .claims import REGISTRY
-from .thresholds import (ACC_OK, ACC_PARTLY, DYN_OK, DYN_PARTLY, FORMULA_EPS, GD_OK, LOSS_FLOOR, MP_OK,
-                         MP_PARTLY, NET_BAND, NET_PARTLY, NOISE_OK, NOISE_PARTLY, PAPER_EPS, PEAK_RANGE,
-                         PEAK_SE, PLATEAU_OK, PLATEAU_PARTLY, RATIO_BAND, TUNED_OK, TUNED_PARTLY, WD_BAND,
-                         WD_SMALL, WD_SPREAD)
+from .thresholds import (ACC_OK, ACC_PARTLY, DYN_OK, DYN_PARTLY, FORMULA_EPS, GD_OK, LOO_MARGIN, LOSS_FLOOR,
+                         MIN_FRACTIONS, MP_OK, MP_PARTLY, NET_BAND, NET_PARTLY, NOISE_OK, NOISE_PARTLY,
+                         PAPER_EPS, PEAK_RANGE, PEAK_SE, PLATEAU_OK, PLATEAU_PARTLY, R2_OK, RATIO_BAND,
+                         TUNED_OK, TUNED_PARTLY, WD_BAND, WD_SMALL, WD_SPREAD)
 
 
 def _label(h: History) -> str:
@@ -300,3 +301,41 @@ def evaluate_tuned_noise_full(h: History) -> Result:
     text = (f"{_label(h)}: t_train = {row['t_train']}, t_test = {row['t_test']} (relative gap {gap:.3f}); "
             f"largest loss error against the full noise theory up to step {t_max}: {err:.1%}.")
     return Result(REGISTRY["C.noise.tuned_full"], text, verdict)
+
+
+def _predicted(fit: ShapeFit, f: float) -> str:
+    value = float(fit(f))
+    return f"{value:.0f}" if math.isfinite(value) else "never"
+
+
+def evaluate_data_ratio(histories: Sequence[History], level: float = modadd.LEVEL) -> Result:
+    """C.modadd.data_ratio on the data-ratio sweep."""
+    m = modadd.measure_data_ratio(histories, level)
+    fitted, censored = m.fitted, m.censored
+    dts = "; ".join(
+        f"f={p.train_frac:g}: " + ("Δt≈" + f"{p.geo_mean:.0f}" if p.grokked else f"{p.n_grokked}/{len(p.runs)} "
+                                   "seeds grok") for p in m.fractions)
+    if len(fitted) < MIN_FRACTIONS or "formula" not in m.loo:
+        return Result(REGISTRY["C.modadd.data_ratio"], f"{dts}. Only {len(fitted)} fraction(s) grok for every seed (need {MIN_FRACTIONS}).",
+                      "not reproduced")
+    fo = m.fits["formula"]
+    rival = m.best_alternative()
+    loo_fo, loo_rival = m.loo_rms("formula"), m.loo_rms(rival)
+    c = fo.params[1]
+    fits = "; ".join(f"{k}: {fit.describe()}, R²={fit.r2:.3f}, LOO rms={m.loo_rms(k):.3f}"
+                     for k, fit in m.fits.items())
+    scale = math.exp(fo.params[0]) * 2 * m.lr
+    edge = "".join(
+        f"; at f={p.train_frac:g} (not fitted: Δt per seed "
+        + ", ".join(f"{r.dt:.0f}" if not r.censored else f">{r.lower_bound:.0f}" for r in p.runs)
+        + ") the fits predict " + ", ".join(f"{k} {_predicted(fit, p.train_frac)}" for k, fit in m.fits.items())
+        for p in censored)
+    text = (f"{dts}. Fits of ln Δt: {fits}. Formula: critical fraction c = {c:.3g} (λ_eff = c/f from "
+            f"{c / fitted[-1].train_frac:.2f} to {c / fitted[0].train_frac:.2f}; c·n_pairs = {c * m.n_pairs:.0f} "
+            f"effective constraints; scale A·2lr = {scale:.3g}, 1 for GD)"
+            f"{' (c at the edge of its range)' if fo.at_bound else ''}"
+            f"{edge}.")
+    shape_ok = fo.r2 >= R2_OK and not fo.at_bound
+    held_ok = math.isfinite(loo_fo) and loo_fo <= LOO_MARGIN * loo_rival
+    verdict = "reproduced" if shape_ok and held_ok else ("partly" if shape_ok else "not reproduced")
+    return Result(REGISTRY["C.modadd.data_ratio"], text, verdict)

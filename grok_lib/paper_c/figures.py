@@ -15,7 +15,7 @@ import numpy as np
 
 from ..figure_numbers import at_epochs, none_if_nan
 from ..history import History
-from . import checks, measure, modadd, theory, thresholds
+from . import checks, measure, modadd, shape_fits, theory, thresholds
 
 #: The steps at which the curves are guarded by figure regression.
 CURVE_STEPS = (10, 100, 1_000, 10_000, 100_000)
@@ -270,6 +270,76 @@ def label_noise(histories: Sequence[History]) -> dict[str, float | None]:
 
 
 #: Figure name -> its regression reduction.
+# --- Paper C's question on Part A's task: Δt vs the training fraction -------------------------------
+def _int_or_nan(x: float) -> float:
+    return float(round(x)) if math.isfinite(x) else math.nan
+
+
+def data_ratio_table(histories: Sequence[History], level: float = modadd.LEVEL) -> list[dict]:
+    """One printable row per training fraction: epochs, seeds grokked, t_train, Delta t per seed (">N" when
+    censored), their geometric mean, lambda_eff = c/f from the formula fit, and each fit's prediction."""
+    m = modadd.measure_data_ratio(histories, level)
+    c = m.fits["formula"].params[1] if "formula" in m.fits else math.nan
+    rows = []
+    for p in m.fractions:
+        t_tr = [r.t_train for r in p.runs if math.isfinite(r.t_train)]
+        row = {
+            "train_frac": p.train_frac,
+            "epochs": max(r.epochs for r in p.runs),
+            "grokked": f"{p.n_grokked}/{len(p.runs)}",
+            "t_train": _int_or_nan(float(np.mean(t_tr))) if t_tr else math.nan,
+            "Δt per seed": ", ".join(f"{r.dt:.0f}" if not r.censored else f">{r.lower_bound:.0f}" for r in p.runs),
+            "Δt geo-mean": _int_or_nan(p.geo_mean) if p.grokked else math.nan,
+            "λ_eff": round(c / p.train_frac, 3) if math.isfinite(c) else math.nan,
+        }
+        for k, fit in m.fits.items():
+            pred = float(fit(p.train_frac))
+            row[f"{k} fit"] = _int_or_nan(pred) if math.isfinite(pred) else "never"
+        rows.append(row)
+    return rows
+
+
+def data_ratio_fit_table(histories: Sequence[History], level: float = modadd.LEVEL) -> list[dict]:
+    """One printable row per fit: its formula, R^2 and RMS error of ln Delta t on the fitted fractions, and
+    the leave-one-fraction-out RMS error and the held-out error at the smallest fitted fraction."""
+    m = modadd.measure_data_ratio(histories, level)
+    rows = []
+    for k, fit in m.fits.items():
+        loo = m.loo.get(k)
+        rows.append({
+            "fit": k,
+            "shape": fit.describe(),
+            "R²": round(fit.r2, 4),
+            "rms ln Δt": round(fit.rmse, 4),
+            "LOO rms ln Δt": round(shape_fits.rms(loo), 4) if loo is not None and math.isfinite(shape_fits.rms(loo)) else (
+                "inf" if loo is not None else "n/a"),
+            "held-out at min f": (round(float(loo[0]), 3) if math.isfinite(loo[0]) else "never groks")
+            if loo is not None else "n/a",
+        })
+    return rows
+
+
+def data_ratio_numbers(histories: Sequence[History]) -> dict[str, float | None]:
+    """The key numbers for figure regression: Delta t per (fraction, seed) and each fit's parameters."""
+    m = modadd.measure_data_ratio(histories)
+
+    def num(x: float) -> float | None:
+        return float(x) if math.isfinite(x) else None
+
+    out: dict[str, float | None] = {}
+    for p in m.fractions:
+        for r in p.runs:
+            out[f"f={p.train_frac:g}/seed={r.seed}/dt"] = num(r.dt)
+    for k, fit in m.fits.items():
+        out[f"{k}/p0"], out[f"{k}/p1"], out[f"{k}/r2"] = num(fit.params[0]), num(fit.params[1]), num(fit.r2)
+        if k in m.loo:
+            out[f"{k}/loo_rms"] = num(m.loo_rms(k))
+    return out
+
+
+#: At least this many training fractions must grok for every seed (else there is no shape to test).
+
+
 NUMBERS = {
     "paper_c/loss_curves": loss_curves,
     "paper_c/agreement": agreement,
@@ -278,5 +348,5 @@ NUMBERS = {
     "paper_c/d_out": d_out,
     "paper_c/nets": nets,
     "paper_c/label_noise": label_noise,
-    "paper_c/modadd_data_ratio": modadd.data_ratio_numbers,
+    "paper_c/modadd_data_ratio": data_ratio_numbers,
 }

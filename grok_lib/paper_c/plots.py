@@ -13,7 +13,8 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from ..history import History
-from .modadd import plot_data_ratio
+from .modadd import DataRatio
+from .shape_fits import KINDS
 from .measure import GROK_ACC, acc_curve
 from .theory import mp_density, mp_edges
 
@@ -199,6 +200,48 @@ def plot_mp_density(ax, lam: float, eigenvalues=None, bins: int = 60) -> None:
         ax.text(0.98, 0.95, f"atom at 0: {1 - 1 / lam:.3g}", transform=ax.transAxes, ha="right", va="top")
     ax.set_xlabel(r"eigenvalue $\nu$ of $\Sigma_{\mathrm{tr}}$")
     ax.set_ylabel("density")
+
+
+FIT_STYLES = {"formula": dict(color="k", ls="-", lw=1.6), "power": dict(color="#2ca02c", ls="--", lw=1.2),
+              "exponential": dict(color="#9467bd", ls=":", lw=1.4)}
+
+
+def plot_data_ratio(ax, measured: DataRatio, fits: Sequence[str] = KINDS) -> None:
+    """Delta t vs training fraction (log Delta t): every seed (small dots), the per-fraction geometric mean
+    with its standard error (ln scale), censored seeds as upward triangles at their lower bound, the fitted
+    curves of ``fits``, and the formula's critical fraction c (dotted vertical line)."""
+    for p in measured.fractions:
+        done = [r for r in p.runs if not r.censored]
+        cens = [r for r in p.runs if r.censored]
+        ax.plot([r.train_frac for r in done], [r.dt for r in done], "o", ms=3, color="#ff7f0e", alpha=0.6)
+        if cens:
+            ax.plot([r.train_frac for r in cens], [r.lower_bound for r in cens], "^", ms=5, mfc="none",
+                    color="#d62728")
+    fp = measured.fitted
+    if fp:
+        x = np.array([p.train_frac for p in fp])
+        mean = np.array([p.log_mean for p in fp])
+        sem = np.nan_to_num(np.array([p.log_sem for p in fp]))
+        ax.errorbar(x, np.exp(mean), yerr=[np.exp(mean) - np.exp(mean - sem), np.exp(mean + sem) - np.exp(mean)],
+                    fmt="s", ms=5, color="#ff7f0e", mec="k", capsize=2, label="MLP, geometric mean over seeds")
+    if measured.censored:
+        ax.plot([], [], "^", ms=5, mfc="none", color="#d62728", label="test acc. never reached (Δt is above)")
+    lo = min(p.train_frac for p in measured.fractions)
+    hi = max(p.train_frac for p in measured.fractions)
+    for k in fits:
+        if k not in measured.fits:
+            continue
+        fit = measured.fits[k]
+        start = max(lo - 0.02, fit.params[1] * 1.0005) if k == "formula" else lo - 0.02
+        grid = np.linspace(start, hi + 0.02, 300)
+        ax.plot(grid, fit(grid), **FIT_STYLES[k], label=f"{k}: R²={fit.r2:.3f}")
+    if "formula" in measured.fits:
+        ax.axvline(measured.fits["formula"].params[1], color="0.5", ls=":", lw=1,
+                   label=r"formula's divergence $f=c$")
+    ax.set_yscale("log")
+    ax.set_xlabel(r"training fraction $f$  ($\lambda_{\mathrm{eff}} = c/f$)")
+    ax.set_ylabel(r"$\Delta t_{\mathrm{grok}}$ (steps)")
+    ax.legend(loc="upper right")
 
 
 # --- the figures (one per notebook; each composes the panels above) ------------------------------------

@@ -21,3 +21,10 @@ PEAK_SE = 2.0  #: the peak must beat both ends by this many standard errors (see
 NET_BAND, NET_PARTLY = (0.8, 1.25), (0.5, 2.0)  #: net crossing times / rescaled-theory crossing times
 NOISE_OK, NOISE_PARTLY = 0.10, 0.30  #: label noise: max relative error vs the rebuttal's prediction
 TUNED_OK, TUNED_PARTLY = 0.10, 0.30  #: the gap between t_train and t_test, over t_test, at the tuned sigma_n
+#: At least this many training fractions must grok for every seed (else there is no shape to test).
+MIN_FRACTIONS = 5
+#: R^2 of the formula fit (ln of the per-fraction geometric mean Delta t) counted as describing the points.
+R2_OK = 0.90
+#: The formula is preferred by held-out data when its leave-one-fraction-out RMS error of ln Delta t is at
+#: most this times the smaller one of the power law's and the exponential's.
+LOO_MARGIN = 1.0

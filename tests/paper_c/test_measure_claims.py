@@ -82,7 +82,8 @@ def test_every_evaluator_returns_a_result(runs):
         CK.evaluate_tanh(runs["nets"][1]), CK.evaluate_noise(runs["noise"]), CK.evaluate_tuned_noise(runs["noise"][-1]),
         CK.evaluate_tuned_noise_full(runs["noise_full"][0]),
     ]
-    assert [r.claim.id for r in results] == [c.id for c in cl.CLAIMS]
+    # every claim on the linear student; the one on Part A's task is tested in test_modadd.py
+    assert [r.claim.id for r in results] == [c.id for c in cl.CLAIMS if c.id != "C.modadd.data_ratio"]
     for r in results:
         assert isinstance(r, Result) and r.verdict in VERDICTS and r.measured
     # the discrete-GD check inside C.dyn.exact is at rounding level even on tiny runs

@@ -10,9 +10,14 @@ from grok_lib.claims import VERDICTS
 from grok_lib.config import ConfigError
 from grok_lib.history import History
 from grok_lib.paper_a.config import ModAddConfig
+from grok_lib.paper_c import checks, figures, plots
 from grok_lib.paper_c import modadd as md
+from grok_lib.paper_c import shape_fits as sf
+from grok_lib.paper_c import thresholds as th
+from grok_lib.paper_c.claims import REGISTRY
 from grok_lib.paper_c.theory import GROK_ACC, grok_time_formula
 
+CLAIM = REGISTRY["C.modadd.data_ratio"]
 BASE = {"p": 47, "d_embed": 32, "width": 64, "lr": 0.02, "weight_decay": 1.0, "eval_every": 10}
 
 
@@ -90,7 +95,7 @@ def test_censored_runs_give_lower_bounds_and_are_not_fitted():
     assert edge.train_frac == 0.45 and not edge.grokked and edge.n_grokked == 1
     assert [r.lower_bound for r in edge.runs if r.censored] == [2970.0]
     assert [p.train_frac for p in m.fitted] == [0.5, 0.6, 0.7, 0.8]
-    rows = md.data_ratio_table(runs)
+    rows = figures.data_ratio_table(runs)
     assert rows[0]["grokked"] == "1/2" and rows[0]["Δt per seed"] == "1970, >2970"
     assert math.isnan(rows[0]["Δt geo-mean"]) and rows[1]["Δt geo-mean"] == round(100 / 0.5**3)
 
@@ -106,55 +111,55 @@ F = np.array([0.5, 0.55, 0.6, 0.7, 0.8, 0.9])
 
 def test_each_shape_recovers_its_own_parameters():
     formula = np.array([grok_time_formula(0.4 / f, 0.02) for f in F])  # A = 1/(2 lr) = 25, c = 0.4
-    fo = md.fit_shape("formula", F, np.log(formula))
+    fo = sf.fit_shape("formula", F, np.log(formula))
     assert fo.params[1] == pytest.approx(0.4, rel=1e-6) and math.exp(fo.params[0]) == pytest.approx(25, rel=1e-6)
     assert fo.r2 == pytest.approx(1.0) and not fo.at_bound
     np.testing.assert_allclose(fo(F), formula, rtol=1e-6)
-    pw = md.fit_shape("power", F, np.log(60 * F**-4.0))
+    pw = sf.fit_shape("power", F, np.log(60 * F**-4.0))
     assert pw.params == pytest.approx((math.log(60), 4.0))
-    ex = md.fit_shape("exponential", F, np.log(2e4 * np.exp(-6 * F)))
+    ex = sf.fit_shape("exponential", F, np.log(2e4 * np.exp(-6 * F)))
     assert ex.params == pytest.approx((math.log(2e4), 6.0))
-    assert md.fit_shape("power", F, np.log(60 * F**-4.0)).describe() == "Δt = 60·f^-4"
+    assert sf.fit_shape("power", F, np.log(60 * F**-4.0)).describe() == "Δt = 60·f^-4"
 
 
 def test_the_formula_shape_diverges_at_c_and_is_sqrt_lambda_far_from_it():
-    assert md.log_g(1.0) == math.inf and md.log_g(1.3) == math.inf
-    assert math.exp(md.log_g(1e-8)) == pytest.approx(1e-4, rel=1e-3)  # g(lam) ~ sqrt(lam) as lam -> 0
-    fo = md.ShapeFit("formula", (0.0, 0.4), 1.0, 0.0, 5)
+    assert sf.log_g(1.0) == math.inf and sf.log_g(1.3) == math.inf
+    assert math.exp(sf.log_g(1e-8)) == pytest.approx(1e-4, rel=1e-3)  # g(lam) ~ sqrt(lam) as lam -> 0
+    fo = sf.ShapeFit("formula", (0.0, 0.4), 1.0, 0.0, 5)
     assert fo(0.39) == math.inf and math.isfinite(fo(0.41))
     with pytest.raises(ValueError, match="3 finite points"):
-        md.fit_shape("power", [0.5, 0.6], [1.0, 2.0])
+        sf.fit_shape("power", [0.5, 0.6], [1.0, 2.0])
 
 
 def test_leave_one_out_is_exact_for_the_true_shape_and_infinite_when_c_passes_the_held_out_fraction():
     y = np.log(60 * F**-4.0)
-    np.testing.assert_allclose(md.leave_one_out("power", F, y), 0, atol=1e-10)
-    assert md.rms(md.leave_one_out("exponential", F, y)) > 0.01
+    np.testing.assert_allclose(sf.leave_one_out("power", F, y), 0, atol=1e-10)
+    assert sf.rms(sf.leave_one_out("exponential", F, y)) > 0.01
     # the points above 0.5 follow the formula with c = 0.53: without 0.5 the fit puts the divergence above
     # 0.5 and predicts that fraction never groks
     steep = np.log([100.0] + [grok_time_formula(0.53 / f, 0.02) for f in F[1:]])
-    errors = md.leave_one_out("formula", F, steep)
-    assert errors[0] == -math.inf and md.rms(errors) == math.inf
+    errors = sf.leave_one_out("formula", F, steep)
+    assert errors[0] == -math.inf and sf.rms(errors) == math.inf
 
 
 # --- claim -----------------------------------------------------------------------------------------
 def test_claim_tolerance_is_formatted_from_the_constants():
-    assert md.CLAIM.id == "C.modadd.data_ratio" and md.CLAIM.paper == "C"
-    tol = md.CLAIM.tolerance
-    assert f"at least {md.MIN_FRACTIONS} fractions" in tol and f"R² ≥ {md.R2_OK:g}" in tol
-    assert f"{md.LOO_MARGIN:g}x" in tol
-    assert f"{md.LEVEL:.4f}" in md.CLAIM.measure
+    assert CLAIM.id == "C.modadd.data_ratio" and CLAIM.paper == "C"
+    tol = CLAIM.tolerance
+    assert f"at least {th.MIN_FRACTIONS} fractions" in tol and f"R² ≥ {th.R2_OK:g}" in tol
+    assert f"{th.LOO_MARGIN:g}x" in tol
+    assert f"{md.LEVEL:.4f}" in CLAIM.measure
 
 
 def test_verdicts_on_synthetic_sweeps():
-    from_formula = md.evaluate_data_ratio(sweep(lambda f: grok_time_formula(0.4 / f, 0.02)))
+    from_formula = checks.evaluate_data_ratio(sweep(lambda f: grok_time_formula(0.4 / f, 0.02)))
     assert from_formula.verdict == "reproduced"
     assert "c = 0.4" in from_formula.measured
-    from_power = md.evaluate_data_ratio(sweep(lambda f: 60 * f**-4.0))
+    from_power = checks.evaluate_data_ratio(sweep(lambda f: 60 * f**-4.0))
     assert from_power.verdict == "partly"  # the formula's shape fits, a power law predicts held-out points better
-    too_few = md.evaluate_data_ratio(sweep(lambda f: 60 * f**-4.0, censored=(0.5, 0.55)))
+    too_few = checks.evaluate_data_ratio(sweep(lambda f: 60 * f**-4.0, censored=(0.5, 0.55)))
     assert too_few.verdict == "not reproduced" and "Only 4 fraction(s)" in too_few.measured
-    flat = md.evaluate_data_ratio(sweep(lambda f: 300 + 40 * math.sin(40 * f)))
+    flat = checks.evaluate_data_ratio(sweep(lambda f: 300 + 40 * math.sin(40 * f)))
     assert flat.verdict == "not reproduced"
     assert {r.verdict for r in (from_formula, from_power, too_few, flat)} <= set(VERDICTS)
 
@@ -162,16 +167,16 @@ def test_verdicts_on_synthetic_sweeps():
 def test_the_edge_fraction_is_compared_with_every_fit():
     runs = sweep(lambda f: grok_time_formula(0.4 / f, 0.02), fractions=(0.45, 0.5, 0.55, 0.6, 0.7, 0.8, 0.9),
                  censored=(0.45,))
-    text = md.evaluate_data_ratio(runs).measured
+    text = checks.evaluate_data_ratio(runs).measured
     assert "at f=0.45 (not fitted: Δt per seed >2970, >2970) the fits predict formula" in text
 
 
 def test_fit_table_and_numbers():
     runs = sweep(lambda f: 60 * f**-4.0)
-    rows = md.data_ratio_fit_table(runs)
-    assert [r["fit"] for r in rows] == list(md.KINDS)
+    rows = figures.data_ratio_fit_table(runs)
+    assert [r["fit"] for r in rows] == list(sf.KINDS)
     assert rows[1]["R²"] == pytest.approx(1.0, abs=1e-4)
-    numbers = md.data_ratio_numbers(runs)
+    numbers = figures.data_ratio_numbers(runs)
     assert numbers["f=0.5/seed=0/dt"] == round(60 * 0.5**-4) and numbers["power/p1"] == pytest.approx(4.0, abs=0.02)
 
 
@@ -184,7 +189,7 @@ def test_plot_draws_points_fits_and_the_divergence():
     runs = sweep(lambda f: grok_time_formula(0.4 / f, 0.02), fractions=(0.45, 0.5, 0.55, 0.6, 0.7, 0.8, 0.9),
                  censored=(0.45,))
     fig, ax = plt.subplots()
-    md.plot_data_ratio(ax, md.measure_data_ratio(runs))
+    plots.plot_data_ratio(ax, md.measure_data_ratio(runs))
     labels = [t.get_text() for t in ax.get_legend().get_texts()]
     assert any(lb.startswith("formula: R²") for lb in labels) and any("divergence" in lb for lb in labels)
     assert ax.get_yscale() == "log"
