@@ -20,6 +20,7 @@ Modules:
 - :mod:`grok_lib.paper_b.bridge_train` -- the bridge's trainer (Paper A's model and split, plain AdamW).
 - :mod:`grok_lib.paper_b.measure` -- transition steps, fractions of ln(alpha) / lambda, window, limit and
   slope fits, the bridge's delays.
+- :mod:`grok_lib.paper_b.selection` -- picking a notebook's runs (sweeps, the focus run) out of its histories.
 - :mod:`grok_lib.paper_b.figures` -- each figure's key numbers (printed, regression-tested, read by the claims).
 - :mod:`grok_lib.paper_b.panels` -- axis-level plot functions (one panel each) that take histories or arrays.
 - :mod:`grok_lib.paper_b.plots` -- the book's figures, one function each, composed of those panels.

@@ -10,7 +10,7 @@ For every figure two kinds of function live here:
 
 :data:`NUMBERS` maps each figure name to its reduction and :data:`NOTEBOOK_OF` to the notebook
 whose runs feed it. Every function takes a notebook's histories in the order its setup call
-planned them (:mod:`grok_lib.paper_b.setup`) and picks its runs with the ``split_*`` helpers.
+planned them (:mod:`grok_lib.paper_b.setup`) and picks its runs with :mod:`grok_lib.paper_b.selection`.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ import numpy as np
 
 from ..figure_numbers import none_if_nan
 from ..history import History
-from . import measure
+from . import measure, selection
 from .thresholds import BRIDGE_ACC, KERNEL_WINDOW, PAPER_FIG1A_FRACTIONS
 from .matrix_completion import target
 
@@ -33,61 +33,6 @@ PAPER_FIG1A = {"alpha": 128.0, "weight_decay": 1e-3, "lr": 0.01, "start": 1.7e5,
                "unit_steps": math.log(128.0) / (1e-3 * 0.01)}
 #: The bridge's train fit: first recorded step with train accuracy >= this.
 FIT_ACC = 0.99
-
-
-# --- picking runs -----------------------------------------------------------------------------------
-def unique(histories: Sequence[History]) -> list[History]:
-    """``histories`` without repeats (a run in both sweeps), in order."""
-    seen, out = set(), []
-    for h in histories:
-        key = h.meta.get("key") or repr(sorted(h.config.items()))
-        if key not in seen:
-            seen.add(key)
-            out.append(h)
-    return out
-
-
-def _split(runs: list[History]) -> tuple[list[History], list[History]]:
-    """(alpha sweep: runs at the first run's lambda, by alpha; lambda sweep: runs at the last run's alpha, by lambda)."""
-    lam, alpha = runs[0].config["weight_decay"], runs[-1].config["alpha"]
-    alpha_sweep = sorted((h for h in runs if h.config["weight_decay"] == lam), key=lambda h: h.config["alpha"])
-    lambda_sweep = sorted((h for h in runs if h.config["alpha"] == alpha), key=lambda h: h.config["weight_decay"])
-    return alpha_sweep, lambda_sweep
-
-
-def sparse_runs(histories: Sequence[History]) -> list[History]:
-    """The sparse-classification runs (in order, once each)."""
-    return [h for h in unique(histories) if "k" in h.config and "gamma" not in h.config]
-
-
-def split_sparse(histories: Sequence[History]) -> tuple[list[History], list[History]]:
-    """(the alpha sweep, the lambda sweep) of the sparse runs."""
-    return _split(sparse_runs(histories))
-
-
-def focus_run(alpha_sweep: Sequence[History], lambda_sweep: Sequence[History]) -> History:
-    """The run both sweeps share (the profile's alpha and lambda: alpha = 128 in every profile but ci)."""
-    alpha, lam = lambda_sweep[0].config["alpha"], alpha_sweep[0].config["weight_decay"]
-    return next(h for h in alpha_sweep if h.config["alpha"] == alpha and h.config["weight_decay"] == lam)
-
-
-def misgrokking_run(histories: Sequence[History]) -> History:
-    return next(h for h in histories if "gamma" in h.config)
-
-
-def matrix_completion_run(histories: Sequence[History]) -> History:
-    return next(h for h in histories if "observed_frac" in h.config)
-
-
-def split_modadd(histories: Sequence[History]) -> tuple[list[History], list[History]]:
-    """(the alpha sweep, the lambda sweep) of the modular-addition runs."""
-    return _split([h for h in unique(histories) if h.meta.get("model") == "paper_b.modadd"])
-
-
-def bridge_runs(histories: Sequence[History]) -> list[History]:
-    """The bridge's runs, by lambda then alpha."""
-    runs = [h for h in unique(histories) if h.meta.get("model") == "paper_b.init_scale"]
-    return sorted(runs, key=lambda h: (h.config["weight_decay"], h.config["alpha"]))
 
 
 # --- small readers ---------------------------------------------------------------------------------
@@ -127,7 +72,7 @@ def step_size_table(histories: Sequence[History]) -> list[dict]:
     """How the step size was lowered: per run the cap lr, the smallest step taken at a recorded step, the
     first recorded step at the cap, and the continuous time and clock where the run ended."""
     rows = []
-    for h in sparse_runs(histories):
+    for h in selection.sparse_runs(histories):
         lr = np.asarray(h["lr"])
         cap = float(h.config["lr"])
         at_cap = h.steps[lr >= cap * (1 - 1e-12)]
@@ -150,7 +95,7 @@ def transition_row(h: History) -> dict:
 def transition_table(histories: Sequence[History]) -> list[dict]:
     """Per sparse run: ln(alpha) / lambda, the transition's start / end (first test accuracy >= 0.6 / >= 0.9)
     as steps and as fractions of ln(alpha) / lambda."""
-    return [transition_row(h) for h in sparse_runs(histories)]
+    return [transition_row(h) for h in selection.sparse_runs(histories)]
 
 
 def paper_table(histories: Sequence[History]) -> list[dict]:
@@ -159,7 +104,7 @@ def paper_table(histories: Sequence[History]) -> list[dict]:
     rows = [{"source": "paper, Fig. 1a", "alpha": p["alpha"], "lambda": p["weight_decay"], "lr": p["lr"],
              "ln(a)/l (steps)": float(f"{p['unit_steps']:.3g}"), "start step": p["start"], "end step": p["end"],
              "start frac": _r(PAPER_FIG1A_FRACTIONS[0]), "end frac": _r(PAPER_FIG1A_FRACTIONS[1])}]
-    _, lambda_sweep = split_sparse(histories)
+    _, lambda_sweep = selection.split_sparse(histories)
     for h in lambda_sweep:
         r = transition_row(h)
         rows.append({"source": "this book", "alpha": r["alpha"], "lambda": r["lambda"], "lr": float(h.config["lr"]),
@@ -171,7 +116,7 @@ def paper_table(histories: Sequence[History]) -> list[dict]:
 def window_table(histories: Sequence[History]) -> list[dict]:
     """The window (1 +- c) ln(alpha) / lambda fitted to the alpha sweep, the fractions' limit for alpha -> infinity,
     and the slopes of the end time against ln(alpha) and 1 / lambda, each beside the theory's value."""
-    alpha_sweep, lambda_sweep = split_sparse(histories)
+    alpha_sweep, lambda_sweep = selection.split_sparse(histories)
     fr = [measure.accuracy_transition(h).fractions for h in alpha_sweep]
     win = measure.window_fit([f[0] for f in fr], [f[1] for f in fr])
     big = [h for h in alpha_sweep if h.config["alpha"] > 1]
@@ -196,8 +141,8 @@ def window_table(histories: Sequence[History]) -> list[dict]:
 
 def fig1a_sparse_numbers(histories: Sequence[History]) -> dict:
     """Fig. 1a: the focus run's accuracies and losses, and every alpha run's norm, at clock points."""
-    alpha_sweep, lambda_sweep = split_sparse(histories)
-    values = at_clocks(focus_run(alpha_sweep, lambda_sweep), ("train_acc", "test_acc", "train_loss", "test_loss"))
+    alpha_sweep, lambda_sweep = selection.split_sparse(histories)
+    values = at_clocks(selection.focus_run(alpha_sweep, lambda_sweep), ("train_acc", "test_acc", "train_loss", "test_loss"))
     for h in alpha_sweep:
         values |= at_clocks(h, ("norm",))
     return values
@@ -206,7 +151,7 @@ def fig1a_sparse_numbers(histories: Sequence[History]) -> dict:
 def sparse_sweeps_numbers(histories: Sequence[History]) -> dict:
     """The sweeps: every run's test accuracy at clock points and its transition steps."""
     values = {}
-    for h in sparse_runs(histories):
+    for h in selection.sparse_runs(histories):
         values |= at_clocks(h, ("test_acc",))
         tr = measure.accuracy_transition(h)
         values[f"{_tag(h)}/T_start"] = none_if_nan(_step(tr.start))
@@ -217,7 +162,7 @@ def sparse_sweeps_numbers(histories: Sequence[History]) -> dict:
 def sparse_transition_numbers(histories: Sequence[History]) -> dict:
     """The transition figure: fractions per run, the window, the limits and the slopes."""
     values = {}
-    for h in sparse_runs(histories):
+    for h in selection.sparse_runs(histories):
         s, e = measure.accuracy_transition(h).fractions
         values[f"{_tag(h)}/start_frac"], values[f"{_tag(h)}/end_frac"] = none_if_nan(s), none_if_nan(e)
     for row in window_table(histories):
@@ -229,7 +174,7 @@ def sparse_transition_numbers(histories: Sequence[History]) -> dict:
 def margin_table(histories: Sequence[History]) -> list[dict]:
     """The max-L2 and max-L1 margin classifiers of each data set (computed from the data, not from training)."""
     rows = []
-    for name, h in (("sparse", sparse_runs(histories)[0]), ("misgrokking", misgrokking_run(histories))):
+    for name, h in (("sparse", selection.sparse_runs(histories)[0]), ("misgrokking", selection.misgrokking_run(histories))):
         m = h.meta
         for norm in ("l2", "l1"):
             rows.append({"data": name, "classifier": f"max-{norm.upper()} margin", "margin": _r(m[f"{norm}_margin"], 4),
@@ -251,12 +196,12 @@ def regime_row(h: History) -> dict:
 def regime_table(histories: Sequence[History]) -> list[dict]:
     """Per sparse run and the misgrokking run: cosines of beta with each classifier early (kernel window of
     the clock) and at the end, and the net's test accuracy beside the classifiers'."""
-    return [regime_row(h) for h in [*sparse_runs(histories), misgrokking_run(histories)]]
+    return [regime_row(h) for h in [*selection.sparse_runs(histories), selection.misgrokking_run(histories)]]
 
 
 def misgrokking_table(histories: Sequence[History]) -> list[dict]:
     """The misgrokking run: test accuracy early, at its peak and at the end, and when it fell below 0.9 / 0.75."""
-    h = misgrokking_run(histories)
+    h = selection.misgrokking_run(histories)
     peak = int(np.argmax(h["test_acc"]))
     rows = [{"reading": "test acc, kernel window (median)", "value": _r(measure.value_in_clock(h, "test_acc", *KERNEL_WINDOW))},
             {"reading": "test acc, peak", "value": _r(h["test_acc"][peak])},
@@ -273,16 +218,16 @@ def misgrokking_table(histories: Sequence[History]) -> list[dict]:
 def margins_sparse_numbers(histories: Sequence[History]) -> dict:
     """Kernel vs rich on sparse data: cosines at clock points for every sparse run, and the classifiers."""
     values = {}
-    for h in sparse_runs(histories):
+    for h in selection.sparse_runs(histories):
         values |= at_clocks(h, ("cos_l2", "cos_l1", "cos_star"))
-    m = sparse_runs(histories)[0].meta
+    m = selection.sparse_runs(histories)[0].meta
     values |= {f"sparse/{k}": m[k] for k in ("l2_margin", "l1_margin", "l2_test_acc", "l1_test_acc", "cos_l1_l2")}
     return values
 
 
 def misgrokking_numbers(histories: Sequence[History]) -> dict:
     """Misgrokking: accuracies and cosines at clock points, and the classifiers."""
-    h = misgrokking_run(histories)
+    h = selection.misgrokking_run(histories)
     values = at_clocks(h, ("train_acc", "test_acc", "cos_l2", "cos_l1", "cos_star"), (*CLOCK_POINTS, 2.4))
     values |= {f"misgrokking/{k}": h.meta[k] for k in ("l2_margin", "l1_margin", "l2_test_acc", "l1_test_acc",
                                                        "cos_l1_l2")}
@@ -292,7 +237,7 @@ def misgrokking_numbers(histories: Sequence[History]) -> dict:
 # --- matrix completion -----------------------------------------------------------------------------------
 def matrix_completion_table(histories: Sequence[History]) -> list[dict]:
     """The run's readings: the kernel plateau, the transition on the clock, the recovery."""
-    h = matrix_completion_run(histories)
+    h = selection.matrix_completion_run(histories)
     t = measure.continuous_time(h)
     fit = np.flatnonzero(h["train_mse"] <= 0.01 * h["train_mse"][0])
     tr = measure.drop_transition(h)
@@ -324,7 +269,7 @@ def matrix_completion_table(histories: Sequence[History]) -> list[dict]:
 def matrix_completion_numbers(histories: Sequence[History]) -> dict:
     """Matrix completion: the errors, the off-support RMS, nuclear norm and stable rank at clock points; the
     drop transition's steps."""
-    h = matrix_completion_run(histories)
+    h = selection.matrix_completion_run(histories)
     values = at_clocks(h, ("train_mse", "test_mse", "far_rms", "nuclear", "stable_rank"),
                        (*CLOCK_POINTS, 3.0, 4.0))
     tr = measure.drop_transition(h)
@@ -338,9 +283,9 @@ MODADD_STEPS = (0, 500, 1000, 1500, 2000, 3000)
 
 def modadd_table(histories: Sequence[History]) -> list[dict]:
     """Per run of both sweeps: the transition steps and times, ln(alpha) / lambda, the end on the clock."""
-    alpha_sweep, lambda_sweep = split_modadd(histories)
+    alpha_sweep, lambda_sweep = selection.split_modadd(histories)
     rows = []
-    for h in unique([*alpha_sweep, *lambda_sweep]):
+    for h in selection.unique([*alpha_sweep, *lambda_sweep]):
         tr = measure.accuracy_transition(h)
         unit = measure.clock_unit(h.config)
         rows.append({"alpha": h.config["alpha"], "lambda": h.config["weight_decay"],
@@ -356,7 +301,7 @@ def modadd_table(histories: Sequence[History]) -> list[dict]:
 def modadd_shift_table(histories: Sequence[History]) -> list[dict]:
     """Between consecutive alphas of the alpha sweep: the shift of the end time t against the clock's
     prediction ln(alpha2 / alpha1) / lambda (the offset-free reading of the ln(alpha) law)."""
-    alpha_sweep, _ = split_modadd(histories)
+    alpha_sweep, _ = selection.split_modadd(histories)
     times = measure.transition_times(alpha_sweep)
     rows = []
     for (h1, t1), (h2, t2) in zip(zip(alpha_sweep, times), list(zip(alpha_sweep, times))[1:]):
@@ -369,7 +314,7 @@ def modadd_shift_table(histories: Sequence[History]) -> list[dict]:
 
 def modadd_fit_table(histories: Sequence[History]) -> list[dict]:
     """The end time t against ln(alpha) and against 1 / lambda: fitted slope, its theory value, R^2."""
-    alpha_sweep, lambda_sweep = split_modadd(histories)
+    alpha_sweep, lambda_sweep = selection.split_modadd(histories)
     lam, alpha = float(alpha_sweep[0].config["weight_decay"]), float(lambda_sweep[0].config["alpha"])
     fa, fl = measure.try_fit(measure.fit_vs_log_alpha, alpha_sweep), measure.try_fit(measure.fit_vs_inverse_lambda, lambda_sweep)
     log_a = math.log(alpha) if alpha > 1 else math.nan
@@ -384,7 +329,7 @@ def modadd_fit_table(histories: Sequence[History]) -> list[dict]:
 def modadd_sweeps_numbers(histories: Sequence[History]) -> dict:
     """Modular addition: accuracies and losses at fixed steps, and the transition steps, per run."""
     values = {}
-    for h in unique([*split_modadd(histories)[0], *split_modadd(histories)[1]]):
+    for h in selection.unique([*selection.split_modadd(histories)[0], *selection.split_modadd(histories)[1]]):
         values |= at_steps(h, ("train_acc", "test_acc", "test_loss", "norm"), MODADD_STEPS)
         tr = measure.accuracy_transition(h)
         values[f"{_tag(h)}/T_start"], values[f"{_tag(h)}/T_end"] = none_if_nan(_step(tr.start)), none_if_nan(_step(tr.end))
@@ -407,7 +352,7 @@ BRIDGE_STEPS = (0, 100, 200, 400, 800, 1200, 1600, 2000, 2400, 2800)
 def bridge_table(histories: Sequence[History]) -> list[dict]:
     """Per bridge run: the train fit and grokking steps, their delays against alpha = 1 at the same lambda, the
     shrinking clock ln(alpha) / (lambda lr) and Adam's memory 4 ln(alpha) / (1 - beta2), in steps."""
-    runs = bridge_runs(histories)
+    runs = selection.bridge_runs(histories)
     delays = {(d.alpha, d.weight_decay): d for d in measure.delays(runs, BRIDGE_ACC)}
     fits = {(d.alpha, d.weight_decay): d for d in measure.delays(runs, FIT_ACC, "train_acc")}
     rows = []
@@ -425,7 +370,7 @@ def bridge_table(histories: Sequence[History]) -> list[dict]:
 
 def bridge_delay_rows(histories: Sequence[History]) -> list[dict]:
     """The rows :func:`grok_lib.paper_b.plots.delay_panel` draws."""
-    runs = bridge_runs(histories)
+    runs = selection.bridge_runs(histories)
     by = {(float(h.config["alpha"]), float(h.config["weight_decay"])): h for h in runs}
     return [r | {"lr": float(by[(r["alpha"], r["lambda"])].config["lr"]),
                  "beta2": float(by[(r["alpha"], r["lambda"])].config["beta2"]), "weight_decay": r["lambda"]}
@@ -435,7 +380,7 @@ def bridge_delay_rows(histories: Sequence[History]) -> list[dict]:
 def bridge_fit_table(histories: Sequence[History]) -> list[dict]:
     """Per lambda: least-squares slopes through the origin of the grokking and train-fit delays against the
     shrinking clock ln(alpha) / (lambda lr) and against Adam's memory 4 ln(alpha) / (1 - beta2) (alpha > 1)."""
-    runs = bridge_runs(histories)
+    runs = selection.bridge_runs(histories)
     beta2 = {(float(h.config["alpha"]), float(h.config["weight_decay"])): float(h.config["beta2"]) for h in runs}
     groks = [d for d in measure.delays(runs, BRIDGE_ACC) if d.alpha > 1]
     fits = [d for d in measure.delays(runs, FIT_ACC, "train_acc") if d.alpha > 1]
@@ -455,7 +400,7 @@ def bridge_fit_table(histories: Sequence[History]) -> list[dict]:
 def init_scale_numbers(histories: Sequence[History]) -> dict:
     """The bridge: accuracies, norm and Adam's step at fixed steps; fit and grokking steps, per run."""
     values = {}
-    for h in bridge_runs(histories):
+    for h in selection.bridge_runs(histories):
         values |= at_steps(h, ("train_acc", "test_acc", "norm", "adam_step"), BRIDGE_STEPS)
     for r in bridge_table(histories):
         tag = f"a={r['alpha']:g},wd={r['lambda']:g}"

@@ -4,7 +4,7 @@ Paper A), so a change that moves a verdict fails CI; and the committed records a
 import pytest
 
 from grok_lib import claims
-from grok_lib.paper_b import claims as claims_b, figures, setup
+from grok_lib.paper_b import claims as claims_b, selection, setup
 from grok_lib.runs import run_all
 
 #: The verdicts of the default profile (see the claims report for the measured numbers).
@@ -41,11 +41,11 @@ def test_default_profile_verdicts():
         return run_all(setup.NOTEBOOK_CONFIGS[stem]("default"), progress=False)
 
     sparse, kr = histories("sparse_classification"), histories("kernel_vs_rich")
-    results = (claims_b.evaluate_sparse(*figures.split_sparse(sparse))
-               + claims_b.evaluate_regimes(figures.sparse_runs(kr), figures.misgrokking_run(kr))
-               + claims_b.evaluate_matrix_completion(figures.matrix_completion_run(histories("matrix_completion")))
-               + claims_b.evaluate_modadd(*figures.split_modadd(histories("modular_addition")))
-               + claims_b.evaluate_bridge(figures.bridge_runs(histories("init_scale_adamw"))))
+    results = (claims_b.evaluate_sparse(*selection.split_sparse(sparse))
+               + claims_b.evaluate_regimes(selection.sparse_runs(kr), selection.misgrokking_run(kr))
+               + claims_b.evaluate_matrix_completion(selection.matrix_completion_run(histories("matrix_completion")))
+               + claims_b.evaluate_modadd(*selection.split_modadd(histories("modular_addition")))
+               + claims_b.evaluate_bridge(selection.bridge_runs(histories("init_scale_adamw"))))
     assert {r.claim.id: r.verdict for r in results} == EXPECTED
 
 

@@ -13,7 +13,7 @@ from matplotlib.figure import Figure  # noqa: E402
 
 from grok_lib import kinds, tables  # noqa: E402
 from grok_lib.claims import VERDICTS, Result  # noqa: E402
-from grok_lib.paper_b import claims, figures, plots, setup  # noqa: E402
+from grok_lib.paper_b import claims, figures, plots, selection, setup  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -63,26 +63,26 @@ def test_tables_print(runs):
 
 
 def test_claims_evaluate_on_short_runs(runs):
-    a, lam = figures.split_sparse(runs["sparse_classification"].histories)
+    a, lam = selection.split_sparse(runs["sparse_classification"].histories)
     kr = runs["kernel_vs_rich"].histories
     results = (claims.evaluate_sparse(a, lam)
-               + claims.evaluate_regimes(figures.sparse_runs(kr), figures.misgrokking_run(kr))
-               + claims.evaluate_matrix_completion(figures.matrix_completion_run(runs["matrix_completion"].histories))
-               + claims.evaluate_modadd(*figures.split_modadd(runs["modular_addition"].histories))
-               + claims.evaluate_bridge(figures.bridge_runs(runs["init_scale_adamw"].histories)))
+               + claims.evaluate_regimes(selection.sparse_runs(kr), selection.misgrokking_run(kr))
+               + claims.evaluate_matrix_completion(selection.matrix_completion_run(runs["matrix_completion"].histories))
+               + claims.evaluate_modadd(*selection.split_modadd(runs["modular_addition"].histories))
+               + claims.evaluate_bridge(selection.bridge_runs(runs["init_scale_adamw"].histories)))
     assert [r.claim.id for r in results] == list(claims.REGISTRY)
     assert all(isinstance(r, Result) and r.verdict in VERDICTS and r.measured for r in results)
 
 
 def test_figures_draw(runs):
-    a, lam = figures.split_sparse(runs["sparse_classification"].histories)
+    a, lam = selection.split_sparse(runs["sparse_classification"].histories)
     kr = runs["kernel_vs_rich"].histories
-    ma, ml = figures.split_modadd(runs["modular_addition"].histories)
+    ma, ml = selection.split_modadd(runs["modular_addition"].histories)
     bridge = runs["init_scale_adamw"].histories
-    made = [plots.fig1a_sparse(figures.focus_run(a, lam), a), plots.sweeps_figure(a, lam), plots.sparse_transition(a, lam),
-            plots.margins_sparse(figures.focus_run(*figures.split_sparse(kr)), figures.split_sparse(kr)[0]),
-            plots.misgrokking_figure(figures.misgrokking_run(kr)),
-            plots.matrix_completion_figure(figures.matrix_completion_run(runs["matrix_completion"].histories)),
+    made = [plots.fig1a_sparse(selection.focus_run(a, lam), a), plots.sweeps_figure(a, lam), plots.sparse_transition(a, lam),
+            plots.margins_sparse(selection.focus_run(*selection.split_sparse(kr)), selection.split_sparse(kr)[0]),
+            plots.misgrokking_figure(selection.misgrokking_run(kr)),
+            plots.matrix_completion_figure(selection.matrix_completion_run(runs["matrix_completion"].histories)),
             plots.sweeps_figure(ma, ml, logx=False), plots.modadd_fits(ma, ml),
-            plots.init_scale_figure(figures.bridge_runs(bridge), figures.bridge_delay_rows(bridge))]
+            plots.init_scale_figure(selection.bridge_runs(bridge), figures.bridge_delay_rows(bridge))]
     assert all(isinstance(f, Figure) for f in made)

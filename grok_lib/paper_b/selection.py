@@ -1,0 +1,63 @@
+"""Picking a Part B notebook's runs out of its histories (in the order its setup call planned them,
+:mod:`grok_lib.paper_b.setup`): the sparse runs and their alpha and lambda sweeps, the run a figure
+focuses on, the misgrokking, matrix-completion, modular-addition and bridge runs."""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from ..history import History
+
+
+def unique(histories: Sequence[History]) -> list[History]:
+    """``histories`` without repeats (a run in both sweeps), in order."""
+    seen, out = set(), []
+    for h in histories:
+        key = h.meta.get("key") or repr(sorted(h.config.items()))
+        if key not in seen:
+            seen.add(key)
+            out.append(h)
+    return out
+
+
+def halves(runs: list[History]) -> tuple[list[History], list[History]]:
+    """(alpha sweep: runs at the first run's lambda, by alpha; lambda sweep: runs at the last run's alpha, by lambda)."""
+    lam, alpha = runs[0].config["weight_decay"], runs[-1].config["alpha"]
+    alpha_sweep = sorted((h for h in runs if h.config["weight_decay"] == lam), key=lambda h: h.config["alpha"])
+    lambda_sweep = sorted((h for h in runs if h.config["alpha"] == alpha), key=lambda h: h.config["weight_decay"])
+    return alpha_sweep, lambda_sweep
+
+
+def sparse_runs(histories: Sequence[History]) -> list[History]:
+    """The sparse-classification runs (in order, once each)."""
+    return [h for h in unique(histories) if "k" in h.config and "gamma" not in h.config]
+
+
+def split_sparse(histories: Sequence[History]) -> tuple[list[History], list[History]]:
+    """(the alpha sweep, the lambda sweep) of the sparse runs."""
+    return halves(sparse_runs(histories))
+
+
+def focus_run(alpha_sweep: Sequence[History], lambda_sweep: Sequence[History]) -> History:
+    """The run both sweeps share (the profile's alpha and lambda: alpha = 128 in every profile but ci)."""
+    alpha, lam = lambda_sweep[0].config["alpha"], alpha_sweep[0].config["weight_decay"]
+    return next(h for h in alpha_sweep if h.config["alpha"] == alpha and h.config["weight_decay"] == lam)
+
+
+def misgrokking_run(histories: Sequence[History]) -> History:
+    return next(h for h in histories if "gamma" in h.config)
+
+
+def matrix_completion_run(histories: Sequence[History]) -> History:
+    return next(h for h in histories if "observed_frac" in h.config)
+
+
+def split_modadd(histories: Sequence[History]) -> tuple[list[History], list[History]]:
+    """(the alpha sweep, the lambda sweep) of the modular-addition runs."""
+    return halves([h for h in unique(histories) if h.meta.get("model") == "paper_b.modadd"])
+
+
+def bridge_runs(histories: Sequence[History]) -> list[History]:
+    """The bridge's runs, by lambda then alpha."""
+    runs = [h for h in unique(histories) if h.meta.get("model") == "paper_b.init_scale"]
+    return sorted(runs, key=lambda h: (h.config["weight_decay"], h.config["alpha"]))
