@@ -185,6 +185,8 @@ SYMBOLS = (
     (r"(?<=[^\s\d])\^2\b", "²"),
     (r"(?<=\S) x (?=\S)", " × "),  # a product written with the letter x
     (r"\+-", "±"),
+    (r"(?<![\w.{^-])(\d+(?:\.\d+)?k?)-(\d+(?:\.\d+)?k?)(?![\w/.-])", "\\1–\\2"),  # a range: en dash
+    (r"\be\^\((?:−|-)λt\)", r"$e^{-\lambda t}$"),
     (r"\bN\((0, [^()]*)\)", r"$\\mathcal{N}(\1)$"),  # a normal distribution
     (r"(?<=\w)->(?=\w)", "→"),
     (r" -> ", " → "),

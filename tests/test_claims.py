@@ -118,6 +118,9 @@ def test_claim_texts_are_typeset_on_the_page_but_kept_as_measured():
     assert typeset("T_rep / T_cls(1e-4)") == r"$T_{\mathrm{rep}} / T_{\mathrm{cls}}(10^{-4})$"
     assert typeset("T_grok(95%) at 3.9e-04/step, `1e-3`") == r"$T_{\mathrm{grok}}(95\%)$ at $3.9 \times 10^{-4}$/step, `1e-3`"
     assert typeset("T_rep(1e-6) / T_cls(floor)") == r"$T_{\mathrm{rep}}(10^{-6}) / T_{\mathrm{cls}}(\mathrm{floor})$"
+    # ranges take an en dash; a minus sign inside an exponent or a date does not
+    assert typeset("about 4k-8.5k epochs, 10-12, 0.6-1.0") == "about 4k–8.5k epochs, 10–12, 0.6–1.0"
+    assert typeset("factor L s^(2-2/L) on 2026-12-01") == r"factor $L\,s^{2-2/L}$ on 2026-12-01"
     row = {"id": "A.x", "statement": "s", "measured": "lambda=1", "tolerance": "<= 1", "verdict": "partly",
            "source": "nb"}
     assert "λ=1" in claims.markdown_table([row]) and "≤ 1" in claims.markdown_table([row])
