@@ -88,33 +88,30 @@ def sweep_panels(histories: Sequence[History], metric: str = "test_acc", ylabel:
     return fig
 
 
-def accuracy_panel(h: History, x: str = "steps", ax=None) -> Figure:
-    """Train (solid) and test (dashed) accuracy of one classification run."""
+def _train_test_panel(h: History, metric: str, ylabel: str, x: str, ax, logy: bool = False) -> Figure:
+    """Train (solid) and test (dashed) ``<split>_<metric>`` of one run against steps or the clock."""
     fig, ax = _axes(ax)
     xs = _x(h, x)
     for split, style in (("train", "-"), ("test", "--")):
-        ax.plot(xs, h[f"{split}_acc"], style, label=split)
-    ax.set_ylabel("accuracy")
+        ax.plot(xs, h[f"{split}_{metric}"], style, label=split)
+    ax.set_ylabel(ylabel)
+    if logy:
+        ax.set_yscale("log")
     _xlabel(ax, x)
     if x == "steps":
         _symlog_steps(ax)
     ax.legend(fontsize=7)
     return fig
+
+
+def accuracy_panel(h: History, x: str = "steps", ax=None) -> Figure:
+    """Train (solid) and test (dashed) accuracy of one classification run."""
+    return _train_test_panel(h, "acc", "accuracy", x, ax)
 
 
 def loss_panel(h: History, x: str = "steps", ax=None) -> Figure:
     """Train (solid) and test (dashed) logistic loss of one classification run, log y."""
-    fig, ax = _axes(ax)
-    xs = _x(h, x)
-    for split, style in (("train", "-"), ("test", "--")):
-        ax.plot(xs, h[f"{split}_loss"], style, label=split)
-    ax.set_ylabel("loss")
-    ax.set_yscale("log")
-    _xlabel(ax, x)
-    if x == "steps":
-        _symlog_steps(ax)
-    ax.legend(fontsize=7)
-    return fig
+    return _train_test_panel(h, "loss", "loss", x, ax, logy=True)
 
 
 def accuracy_and_loss(h: History, x: str = "steps") -> Figure:

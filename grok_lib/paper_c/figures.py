@@ -39,8 +39,8 @@ def _tag(h: History) -> str:
 
 
 def _int(x) -> float | int:
-    """A crossing step as an int; never reached (None or NaN) is NaN, which tables print as 'never'."""
-    return math.nan if x is None or (isinstance(x, float) and math.isnan(x)) else int(round(x))
+    """A step as an int; never reached (None, NaN or infinite) is NaN, which tables print as 'never'."""
+    return math.nan if x is None or not math.isfinite(x) else int(round(x))
 
 
 def _crossing_values(h: History) -> dict[str, float | None]:
@@ -271,10 +271,6 @@ def label_noise(histories: Sequence[History]) -> dict[str, float | None]:
 
 #: Figure name -> its regression reduction.
 # --- Paper C's question on Part A's task: Δt vs the training fraction -------------------------------
-def _int_or_nan(x: float) -> float:
-    return float(round(x)) if math.isfinite(x) else math.nan
-
-
 def data_ratio_table(histories: Sequence[History], level: float = modadd.LEVEL) -> list[dict]:
     """One printable row per training fraction: epochs, seeds grokked, t_train, Delta t per seed (">N" when
     censored), their geometric mean, lambda_eff = c/f from the formula fit, and each fit's prediction."""
@@ -287,14 +283,14 @@ def data_ratio_table(histories: Sequence[History], level: float = modadd.LEVEL) 
             "train_frac": p.train_frac,
             "epochs": max(r.epochs for r in p.runs),
             "grokked": f"{p.n_grokked}/{len(p.runs)}",
-            "t_train": _int_or_nan(float(np.mean(t_tr))) if t_tr else math.nan,
+            "t_train": _int(float(np.mean(t_tr))) if t_tr else math.nan,
             "Δt per seed": ", ".join(f"{r.dt:.0f}" if not r.censored else f">{r.lower_bound:.0f}" for r in p.runs),
-            "Δt geo-mean": _int_or_nan(p.geo_mean) if p.grokked else math.nan,
+            "Δt geo-mean": _int(p.geo_mean) if p.grokked else math.nan,
             "λ_eff": round(c / p.train_frac, 3) if math.isfinite(c) else math.nan,
         }
         for k, fit in m.fits.items():
             pred = float(fit(p.train_frac))
-            row[f"{k} fit"] = _int_or_nan(pred) if math.isfinite(pred) else "never"
+            row[f"{k} fit"] = _int(pred) if math.isfinite(pred) else "never"
         rows.append(row)
     return rows
 
