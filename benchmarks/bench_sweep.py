@@ -32,6 +32,7 @@ import time
 
 from pathlib import Path
 
+import grok_lib  # noqa: F401  first: it pins the arithmetic before numpy and torch load (grok_lib/arithmetic.py)
 import torch
 
 from grok_lib.paper_a.config import sweep as paper_a_sweep

@@ -21,6 +21,7 @@ import platform
 import statistics
 import time
 
+import grok_lib  # noqa: F401  first: it pins the arithmetic before numpy and torch load (grok_lib/arithmetic.py)
 import torch
 import torch.nn.functional as F
 from torch import nn

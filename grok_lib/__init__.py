@@ -2,6 +2,7 @@
 
 The shared core, one module per concern (it imports no paper package):
 
+- :mod:`grok_lib.arithmetic`      the pinned floating-point arithmetic (set before numpy and torch load), recorded and keyed
 - :mod:`grok_lib.config`          one-line validation errors, named profiles, device resolution
 - :mod:`grok_lib.kinds`           the table of run kinds: how each config type trains, what its key hashes
 - :mod:`grok_lib.history`         a training history: plain arrays, saved as npz
@@ -29,5 +30,9 @@ One subpackage per paper, each with its configs, run kinds, models, figures and 
 - :mod:`grok_lib.paper_b`         "Dichotomy of Early and Late Phase Implicit Biases" (the ln alpha / lambda clock)
 - :mod:`grok_lib.paper_c`         "Grokking in Linear Estimators"
 """
+
+from . import arithmetic as _arithmetic
+
+_arithmetic.pin()  # before anything imports numpy or torch: they choose their kernels when they load
 
 __version__ = "0.2.0"

@@ -299,3 +299,16 @@ class Verdicts:
 
     def _repr_pretty_(self, p, cycle):
         p.text(repr(self))
+
+
+def glue(**values) -> None:
+    """Give the page's prose its measured numbers (myst-nb glue): a markdown cell writes
+    ``{glue:md}`name``` where the number goes, and the number comes from this computation, never
+    typed, so the prose cannot contradict the tables beside it when the runs change. A string is
+    glued as the Markdown it shows (already formatted: ``f"{x:,.0f}"``), anything else as itself
+    (``{glue:text}`name:.2f```). Call it in a cell tagged ``remove-cell``; nothing is displayed."""
+    from IPython.display import Markdown
+    from myst_nb import glue as _glue
+
+    for name, value in values.items():
+        _glue(name, Markdown(value) if isinstance(value, str) else value, display=False)

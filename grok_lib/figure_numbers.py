@@ -52,6 +52,39 @@ def compare(expected: dict, actual: dict) -> list[str]:
     return sorted(problems)
 
 
+def envelope(samples: Sequence[dict]) -> dict:
+    """The measured envelope of the same numbers computed in several arithmetics: for each value
+    ``[lo, hi]`` over the samples, and ``none`` if some sample had no value (None)."""
+    out = {}
+    for k in sorted(set().union(*samples)):
+        got = [s.get(k) for s in samples]
+        numbers = [v for v in got if v is not None]
+        out[k] = {"lo": min(numbers) if numbers else None, "hi": max(numbers) if numbers else None,
+                  "none": len(numbers) < len(got)}
+    return out
+
+
+def compare_envelope(bounds: dict, actual: dict) -> list[str]:
+    """Like :func:`compare`, for a machine in other arithmetic: each value must lie within its
+    measured envelope ``[lo, hi]`` widened by the value's own tolerance (None only where some
+    measured arithmetic gave None too)."""
+    problems = [f"{k}: in the envelope, missing now" for k in bounds if k not in actual]
+    problems += [f"{k}: new value {actual[k]!r}, not in the envelope" for k in actual if k not in bounds]
+    for k in bounds.keys() & actual.keys():
+        b, a = bounds[k], actual[k]
+        if a is None or b["lo"] is None:
+            if not (a is None and b["none"]):
+                problems.append(f"{k}: got {a!r}, envelope [{b['lo']!r}, {b['hi']!r}] (None measured: {b['none']})")
+            continue
+        how, tol = TOLERANCES[kind(k)]
+        lo = b["lo"] - (tol * abs(b["lo"]) if how == "rel" else tol)
+        hi = b["hi"] + (tol * abs(b["hi"]) if how == "rel" else tol)
+        if not lo <= a <= hi:
+            problems.append(f"{k}: got {a:.6g}, outside the envelope [{b['lo']:.6g}, {b['hi']:.6g}] "
+                            f"widened by its {how} tolerance {tol:g}")
+    return sorted(problems)
+
+
 def at_epochs(h: History, names: Sequence[str], tag: str, epochs: Sequence[int]) -> dict[str, float]:
     """``tag/name@epoch`` -> the metric at each of ``epochs`` and at the last step (None for NaN)."""
     return {f"{tag}/{name}@{e}": none_if_nan(h.at(name, e)) for e in (*epochs, int(h.steps[-1])) for name in names}

@@ -20,8 +20,8 @@ parameters. In a live kernel whose namespace already holds a :class:`Run` (the s
 ran before, and later cells have bound their own values) the check is not repeated.
 
 Where a run writes (:func:`start`): a run whose planned runs are exactly those of the
-committed settings (the same store keys as the default profile on the CPU: the same
-numbers as the committed book) writes the book's claim records (``book/claims``) and
+committed settings (the same store keys as the default profile on the CPU, in the arithmetic
+the book was recorded in: the same numbers as the committed book) writes the book's claim records (``book/claims``) and
 figures (``figures/``). Any other run writes its figures and claims into
 ``<output notebook>_outputs/`` beside its output notebook, or into a new temporary folder
 when the output notebook is unknown (Jupyter, papermill without ``--inject-output-path``),
@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional, Sequence
 
+from . import arithmetic
 from .claims import DEFAULT_SETTING, Result, format_results, save_records
 from .config import ConfigError
 from .history import History
@@ -180,12 +181,15 @@ def start(profile: str, given: dict, configs: Sequence, committed: Sequence, out
     serve the histories from the store (trained on a miss).
 
     The run has the committed settings if its store keys equal those of ``committed`` (the
-    notebook's default-profile configs) run on the CPU, where the book is made.
+    notebook's default-profile configs) run on the CPU, where the book is made, and this process
+    computes in the arithmetic the book was recorded in (elsewhere the numbers differ in their
+    last bits, and so the run writes beside its output notebook).
     """
     plans = [plan(c) for c in configs]
     store = store or RunStore()
     store.check()  # GROK_STORE is a folder (or nothing yet): before any folder is made for the outputs
-    is_committed = [p.key for p in plans] == [run_key(c, "cpu") for c in committed]
+    is_committed = ([p.key for p in plans] == [run_key(c, "cpu") for c in committed]
+                    and arithmetic.tier() == "exact")
     output = None if is_committed else output_folder(output_path)
     if output is not None:
         print(f"These settings are not the committed ones: this run's figures and claims go to {output}/ "

@@ -10,6 +10,9 @@ from .config import ConfigError
 #: The repository root, which is also the book root.
 ROOT = Path(__file__).resolve().parent.parent
 
+#: The arithmetic the committed book was recorded in (:mod:`grok_lib.arithmetic`; ``make baselines``).
+BOOK_ARITHMETIC = ROOT / "book" / "arithmetic.json"
+
 #: Figure files written by the notebooks (PNG and SVG); a build product, not committed.
 FIGURES = ROOT / "figures"
 

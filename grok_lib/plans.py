@@ -8,6 +8,7 @@ import json
 from dataclasses import dataclass
 from typing import Optional, Sequence
 
+from .arithmetic import arithmetic_id
 from .config import ConfigError
 from .history import History
 from .kinds import RunKind, code_version, kind_of
@@ -36,11 +37,12 @@ def plan(config) -> Plan:
 
 
 def run_key(config, device: str, kind: Optional[RunKind] = None) -> str:
-    """The store key of ``config`` run on ``device`` (``cpu`` or ``cuda``)."""
+    """The store key of ``config`` run on ``device`` (``cpu`` or ``cuda``) in this process's arithmetic
+    (results of different arithmetic never share an entry)."""
     kind = kind or kind_of(config)
     values = {k: v for k, v in config.to_dict().items() if k not in kind.not_in_key}
     values["device"] = device
-    record = {"kind": kind.name, "config": values, "code": code_version(kind)}
+    record = {"kind": kind.name, "config": values, "code": code_version(kind), "arithmetic": arithmetic_id()}
     payload = json.dumps(record, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(payload.encode()).hexdigest()[:20]
 

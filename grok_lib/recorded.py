@@ -8,7 +8,9 @@ resumes from its checkpoints) and writes, per set:
 - ``<i>.npz``        run i's metric traces, plus the first and last kept weights of the blocks the
                      set names (Paper A keeps E: what Figure 2's claims read), plain arrays;
 - ``manifest.json``  the configs, the SHA-256 of every file, and how they were made: the command,
-                     the library hash, the git commit, the machine, torch, threads, wall times.
+                     the library hash, the git commit, the machine, torch, threads, wall times, and
+                     the arithmetic they were computed in (:mod:`grok_lib.arithmetic`), which says
+                     whether today's code must reproduce them exactly or within the envelope.
 
 Two guards keep a recording honest. :func:`load` refuses a set whose configs differ from the
 part's current definition, or whose files fail their checksums. And :func:`retrain_prefix`
@@ -33,7 +35,7 @@ from typing import Sequence
 
 import numpy as np
 
-from . import __version__, paths, provenance
+from . import __version__, arithmetic, paths, provenance
 from .atomic import atomic_write
 from .config import ConfigError, to_dict
 from .history import History, load_npz
@@ -133,9 +135,16 @@ def write(name: str, description: str, configs: Sequence, histories: Sequence[Hi
         "recorded": datetime.date.today().isoformat(), "grok_lib": __version__,
         "library_hash": provenance.library_hash(), "commit": provenance.git_commit(),
         "machine": machine(), "torch": torch.__version__, "threads": threads, "runs": runs,
+        "arithmetic": arithmetic.describe(),
     }
     atomic_write(folder / "manifest.json", (json.dumps(manifest, indent=1, sort_keys=True) + "\n").encode())
     return folder
+
+
+def same_arithmetic(manifest: dict) -> bool:
+    """Whether this process computes in the arithmetic the set was recorded in (then its prefix
+    must be reproduced exactly; otherwise within the measured envelope)."""
+    return manifest.get("arithmetic", {}).get("id") == arithmetic.arithmetic_id()
 
 
 def read_manifest(name: str, root: Path = RECORDED) -> dict:

@@ -61,7 +61,7 @@ from typing import Callable, Iterator, Optional, Sequence
 
 import numpy as np
 
-from . import __version__, paths
+from . import __version__, arithmetic, paths
 from .atomic import atomic_write, sha256, temp_path
 from .config import ConfigError
 from .history import RUN_FACTS, History, content_digest, load_npz, npz_bytes
@@ -347,7 +347,8 @@ class RunStore:
                     problem = history_problem(history)
                     if problem:
                         raise RuntimeError(f"run {p.key}: the trainer returned a broken history ({problem})")
-                    history.meta.update(key=p.key, code=code_version(kind), grok_lib=__version__)
+                    history.meta.update(key=p.key, code=code_version(kind), grok_lib=__version__,
+                                        arithmetic=arithmetic.describe())
                     diverged = kind.check(p.config, history)
                     if diverged:
                         history.meta["diverged"] = diverged

@@ -19,6 +19,13 @@ def format_value(value) -> str:
     return str(value)
 
 
+def at_resolution(value: float, resolution: float, fmt: str = ".1e") -> str:
+    """``value`` as printed where the digits below ``resolution`` are rounding noise, not data:
+    ``< 1e-10`` when ``|value| < resolution`` (its sign and digits would change with the CPU's
+    arithmetic), else ``value`` with ``fmt``."""
+    return f"< {resolution:.0e}" if abs(value) < resolution else f"{value:{fmt}}"
+
+
 def format_table(rows: Sequence[dict]) -> str:
     """A fixed-width table with one column per key of the first row."""
     if not rows:

@@ -2,7 +2,10 @@
 
 1. the baseline images of every plot test (tests/test_figures.py), into the folder named
    after this matplotlib and FreeType version;
-2. the numbers behind every figure (tests/figure_numbers/<part>/<figure>.json), from each
+2. the arithmetic the book is recorded in (book/arithmetic.json, grok_lib/arithmetic.py): the
+   notebooks write the book's claims and figures only in that arithmetic, and the tests compare
+   exactly there (elsewhere within the measured envelope);
+3. the numbers behind every figure (tests/figure_numbers/<part>/<figure>.json), from each
    part's default-profile runs in the run store (trained if missing), through each part's
    ``setup.figure_numbers()``.
 
@@ -16,9 +19,12 @@ import sys
 from importlib import import_module
 from pathlib import Path
 
+import grok_lib  # noqa: F401  first: it pins the arithmetic before numpy and torch load (grok_lib/arithmetic.py)
 import matplotlib
 import pytest
 
+from grok_lib import arithmetic, paths
+from grok_lib.atomic import atomic_write
 from grok_lib.paths import parts
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -39,6 +45,11 @@ def main() -> int:
     if code != 0:
         return int(code)
     print(f"baseline images written to {out.relative_to(ROOT)}")
+    facts = arithmetic.describe()
+    if not facts["pinned"]:
+        print(f"warning: recording the book in {arithmetic.summary(facts)}, not the pinned arithmetic")
+    atomic_write(paths.BOOK_ARITHMETIC, (json.dumps(facts, indent=1, sort_keys=True) + "\n").encode())
+    print(f"arithmetic written to {paths.BOOK_ARITHMETIC.relative_to(ROOT)}: {facts['id']}")
     for part in parts():
         for name, compute in import_module(f"grok_lib.{part}.setup").figure_numbers().items():
             path = REFERENCE / f"{name}.json"

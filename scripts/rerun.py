@@ -21,6 +21,8 @@ import argparse
 import sys
 from pathlib import Path
 
+import grok_lib  # noqa: F401  first: it pins the arithmetic for this process and the kernel it starts
+
 ROOT = Path(__file__).resolve().parent.parent
 
 

@@ -27,9 +27,11 @@ from pathlib import Path
 import hashlib
 import json
 
+import grok_lib  # noqa: F401  first: it pins the arithmetic before numpy and torch load (grok_lib/arithmetic.py)
 import papermill as pm
 
 from grok_lib import paths
+from grok_lib.arithmetic import arithmetic_id
 from grok_lib.claims import RECORDS
 from grok_lib.recorded import RECORDED
 from grok_lib.provenance import library_hash, load_manifest
@@ -45,6 +47,7 @@ def fingerprint(path: Path) -> str:
     for cell in json.loads(path.read_text())["cells"]:
         h.update("".join(cell["source"]).encode())
     h.update(library_hash().encode())
+    h.update(arithmetic_id().encode())  # another arithmetic, other numbers
     for manifest in sorted(RECORDED.rglob("manifest.json")):
         h.update(manifest.read_bytes())
     if "claims_report" in path.name:

@@ -1,5 +1,7 @@
 import pytest
 
+from grok_lib import arithmetic
+
 from grok_lib.paper_a.config import profile_config
 from grok_lib.store import RunStore
 
@@ -56,3 +58,21 @@ def scratch_store(tmp_path_factory):
         del os.environ["GROK_STORE"]
     else:
         os.environ["GROK_STORE"] = old
+
+
+def pytest_report_header(config):
+    facts = arithmetic.describe()
+    return [f"arithmetic: {arithmetic.summary(facts)}; id {facts['id']}",
+            f"comparison tier: {arithmetic.tier()} (exact where the arithmetic is the book's recording, "
+            f"else within the measured envelope: tests/figure_numbers/envelope.json)"]
+
+
+def pytest_collection_modifyitems(config, items):
+    """In the envelope tier nbval executes every notebook (an error still fails) but does not compare
+    its printed numbers digit by digit: they are the book's numbers in other arithmetic, and the
+    envelope tests (figure numbers, prefixes of recorded runs, verdicts) compare them instead."""
+    if arithmetic.tier() != "envelope":
+        return
+    for item in items:
+        if type(item).__name__ == "NbCellItem":
+            item.options["check"] = False

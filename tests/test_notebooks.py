@@ -82,3 +82,78 @@ def test_figure_notebook_makes_one_setup_call(nb):
     calls = [name for name in re.findall(r"\bsetup\.(\w+)\(", code) if name not in readers]
     assert len(calls) == 1, f"one setup call per notebook, got {calls}"
     assert "run_all(" not in code and "profile_config(" not in code, "the setup call owns the plumbing"
+
+
+# --- prose that cannot go stale (issue 25): a markdown cell never types a number the page measures ---
+#: A number as prose or outputs write it: 1,900 / 2.3 / 540 (integers below 100 are too common to
+#: tell a measurement from a count; e-notation is maths, checked above).
+PROSE_NUMBER = re.compile(r"(?<![\w.^_{\\/-])(\d{1,3}(?:,\d{3})+|\d+\.\d+|\d{3,})(?![\w^]|\.\d)")
+#: References and dates whose numbers are names, not measurements.
+REFERENCE = re.compile(r"(?:Lemma|Theorem|Thm\.|Prop\.|Proposition|Assumption|Corollary|Definition|Remark|Section|"
+                       r"Sec\.|§|[Ee]q\.|[Ee]qs\.|Equation|Figure|Fig\.|Table|Appendix|arXiv:?)\s*~?\(?$")
+#: A sentence quoting a paper's own number names the paper ("Paper B reports 0.95", "the paper's 3.4").
+PAPERS_OWN = re.compile(r"\bPaper [ABC]\b|\bthe paper\b|\bthe papers\b|\bpaper's\b|\bpapers'\b", re.I)
+GLUED = re.compile(r"\{glue(?::\w+)?\}`[^`]*`")
+
+
+def _output_text(cell) -> str:
+    parts = []
+    for out in cell.get("outputs", []):
+        parts.append("".join(out.get("text", "")))
+        parts += ["".join(v) for k, v in out.get("data", {}).items() if k.startswith("text/")]
+    return "\n".join(parts)
+
+
+def _numbers(text: str) -> set[str]:
+    return {m.replace(",", "") for m in PROSE_NUMBER.findall(text)}
+
+
+def measured_numbers(cs) -> set[str]:
+    """The numbers a page's outputs measure: its key-number tables and printed results, and the
+    "Measured" part of its verdicts; not its settings (the parameters cell and settings table say
+    what was run, which prose may repeat) and not its figure captions (dates, hashes)."""
+    measured, settings = set(), set()
+    for c in cs:
+        if c["cell_type"] != "code":
+            continue
+        src, text = "".join(c["source"]), _output_text(c)
+        if "parameters" in c.get("metadata", {}).get("tags", []) or ".settings(" in src:
+            settings |= _numbers(src + text)
+        elif ".figure(" not in src:
+            if ".verdicts(" in src or ".report(" in src:
+                text = " ".join(re.findall(r"Measured:\*(.*?)(?:<br>|\n\n|$)", text, re.S))
+            measured |= _numbers(text)
+    return measured - settings
+
+
+def typed_measurements(markdown: str, measured: set[str]) -> list[str]:
+    """The numbers of ``markdown`` that the page measures, less references, dates and the papers' own."""
+    found = []
+    prose = "\n".join(line for line in GLUED.sub("", markdown).splitlines() if not line.lstrip().startswith(">"))
+    for sentence in re.split(r"(?<=[.!?:;])\s+(?=[A-Z*(])|\n\s*\n|\n(?=\s*[-*|] )", prose):
+        if PAPERS_OWN.search(sentence):
+            continue
+        for m in PROSE_NUMBER.finditer(sentence):
+            number = m.group(1).replace(",", "")
+            if number in measured and not REFERENCE.search(sentence[:m.start()]) and not re.fullmatch(r"(19|20)\d\d", number):
+                found.append(m.group(1))
+    return found
+
+
+def test_typed_measurements_are_found():
+    measured = {"2100", "3384", "2.3", "6.2"}
+    assert typed_measurements("The grokking epoch falls from 3,384 to 2,100.", measured) == ["3,384", "2,100"]
+    assert typed_measurements("Delays of {glue:md}`delay_06` and 6.2 times.", measured) == ["6.2"]
+    assert typed_measurements("Lemma 3.4 and Theorem 2.3 hold; Paper A reports 3,384.", measured | {"3.4"}) == []
+    assert typed_measurements("> the paper's words: 2,100 epochs", measured) == []
+
+
+@pytest.mark.parametrize("nb", NOTEBOOKS, ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_prose_takes_its_measured_numbers_from_the_computation(nb):
+    cs = cells(nb)
+    measured = measured_numbers(cs)
+    typed = {i: t for i, c in enumerate(cs) if c["cell_type"] == "markdown"
+             and (t := typed_measurements("".join(c["source"]), measured))}
+    assert not typed, ("markdown cells type numbers the page measures (glue them from the computation: "
+                       "grok_lib.display.glue and {glue:md}`name`): " + "; ".join(f"cell {i}: {', '.join(t)}"
+                                                                                   for i, t in typed.items()))

@@ -12,10 +12,11 @@ import numpy as np
 
 from ..claims import Result, share_verdict
 from ..history import History
+from ..tables import at_resolution
 from . import measure, modadd, theory
 from .shape_fits import ShapeFit
 from .claims import REGISTRY
-from .thresholds import (ACC_OK, ACC_PARTLY, DYN_OK, DYN_PARTLY, FORMULA_EPS, GD_OK, LOO_MARGIN, LOSS_FLOOR,
+from .thresholds import (ACC_OK, ACC_PARTLY, DYN_OK, DYN_PARTLY, FORMULA_EPS, GD_OK, GD_RESOLUTION, LOO_MARGIN, LOSS_FLOOR,
                          MIN_FRACTIONS, MP_OK, MP_PARTLY, NET_BAND, NET_PARTLY, NOISE_OK, NOISE_PARTLY,
                          PAPER_EPS, PEAK_RANGE, PEAK_SE, PLATEAU_OK, PLATEAU_PARTLY, R2_OK, RATIO_BAND,
                          TUNED_OK, TUNED_PARTLY, WD_BAND, WD_SMALL, WD_SPREAD)
@@ -49,7 +50,7 @@ def evaluate_dynamics(histories: Sequence[History]) -> Result:
         g = [measure.max_relative_error(m[s], m[f"gd_{k}_loss"], LOSS_FLOOR)
              for s, k in (("train_loss", "train"), ("gen_loss", "gen"))]
         worst, worst_gd = max(worst, *e), max(worst_gd, *g)
-        parts.append(f"{_label(h)}: L_tr {e[0]:.2%}, L_gen {e[1]:.2%} (discrete GD: {max(g):.1e})")
+        parts.append(f"{_label(h)}: L_tr {e[0]:.2%}, L_gen {e[1]:.2%} (discrete GD: {at_resolution(max(g), GD_RESOLUTION)})")
     verdict = "not reproduced" if not worst_gd <= GD_OK else _grade(worst, DYN_OK, DYN_PARTLY)
     text = "; ".join(parts) + ". The gradient-flow theory's error is GD's discreteness, O(eta s) in the rates."
     return Result(REGISTRY["C.dyn.exact"], text, verdict)

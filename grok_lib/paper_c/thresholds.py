@@ -7,6 +7,9 @@ from __future__ import annotations
 LOSS_FLOOR = 1e-10  #: relative errors are read where the reference loss is >= this
 DYN_OK, DYN_PARTLY = 0.05, 0.25  #: simulation vs the exact gradient-flow theory: max relative error
 GD_OK = 1e-8  #: simulation vs the exact discrete-GD powers (the book's own consistency check)
+#: Below this that relative error is float64 rounding accumulated over up to 1e6 steps (about
+#: steps x 1e-16; its digits change with the CPU's arithmetic): printed as "< 1e-10", not as digits.
+GD_RESOLUTION = 1e-10
 PAPER_EPS = 1e-3  #: the paper's eps: MP and the label-noise prediction are read until L_gen reaches eps/4
 MP_OK, MP_PARTLY = 0.10, 0.25  #: exact theory vs MP: max relative error
 ACC_OK, ACC_PARTLY = 0.03, 0.10  #: simulated accuracy vs the accuracy law: max absolute difference

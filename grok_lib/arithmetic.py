@@ -1,0 +1,229 @@
+"""The floating-point arithmetic every number of the book is computed in: pinned, recorded, keyed.
+
+Three libraries pick their kernels by CPU, and each choice changes the last bits of a result:
+MKL's GEMM (torch's matrix products), ATen's vector kernels, and numpy's OpenBLAS. A grokking
+run amplifies a last-bit difference into tens of epochs, so a book recorded on one CPU would
+not reproduce on another. We therefore pin all three to code paths every x86-64 CPU with AVX2
+runs identically (measured with ``shared/tools/arith_probe.py``: the same digests on AMD EPYC
+families 25 and 26 under these pins, other digests without them):
+
+- ``MKL_CBWR=COMPATIBLE``: MKL's conditional numerical reproducibility; the other branches are
+  not honoured on AMD CPUs (MKL falls back to AUTO there), so COMPATIBLE is the only common one;
+- ``ATEN_CPU_CAPABILITY=avx2``: ATen's AVX2 kernels, which both vendors' CPUs run;
+- ``OPENBLAS_CORETYPE=Haswell``: OpenBLAS's AVX2 kernels (auto-detection picks SkylakeX or Zen).
+
+The libraries read these variables when they load, so :func:`pin` runs in ``grok_lib/__init__``
+before anything imports numpy or torch (and ``make`` exports the same values to every process
+it starts: ``python -m grok_lib.arithmetic --env``). ``GROK_ARITHMETIC=native`` switches the pins
+off (the machine's own kernels); that, or a process where the pins could not take effect
+(torch or numpy loaded first, no AVX2, no MKL, another architecture), computes in *other
+arithmetic*: :func:`arithmetic_id` then names the libraries and the CPU, run keys differ, and
+the tests compare that machine's numbers within the measured envelope instead of exactly.
+
+This module imports neither numpy nor torch at import time (it must run before them).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import glob
+import hashlib
+import json
+import os
+import platform
+import sys
+import warnings
+
+#: The pinned arithmetic: environment variable -> value (read by MKL, ATen and OpenBLAS at load).
+PINS = {"MKL_CBWR": "COMPATIBLE", "ATEN_CPU_CAPABILITY": "avx2", "OPENBLAS_CORETYPE": "Haswell"}
+
+#: What each library reports when the pins are in force.
+PINNED_STATE = {"mkl_cbwr": "COMPATIBLE", "aten": "AVX2", "openblas_core": "Haswell"}
+
+#: The environment variable that chooses the arithmetic: ``pinned`` (the default) or ``native``.
+SWITCH = "GROK_ARITHMETIC"
+MODES = ("pinned", "native")
+
+#: The version of the pin set; part of the arithmetic id, so a change of pins changes every key.
+PIN_VERSION = 1
+
+# MKL's CNR codes (mkl_cbwr.h), as mkl_cbwr_get(MKL_CBWR_BRANCH) reports them.
+_MKL_BRANCHES = {0: "OFF", 1: "unset (AUTO)", 2: "AUTO", 3: "COMPATIBLE", 4: "SSE2", 6: "SSSE3", 7: "SSE4_1",
+                 8: "SSE4_2", 9: "AVX", 10: "AVX2", 11: "AVX512_MIC", 12: "AVX512", 13: "AVX512_MIC_E1",
+                 14: "AVX512_E1", 15: "AVX512_E2", 16: "AVX512_E3", 17: "AVX512_E4", 18: "AVX2_E1",
+                 19: "AVX512_E5"}
+
+_late: list[str] = []  # the numeric libraries already loaded when pin() ran
+_warned = False
+_described: dict | None = None
+
+
+class ArithmeticModeError(ValueError):
+    """GROK_ARITHMETIC has a value that is not one of MODES."""
+
+
+def mode() -> str:
+    """The arithmetic asked for: ``pinned`` (default) or ``native`` (``GROK_ARITHMETIC``)."""
+    value = os.environ.get(SWITCH, "pinned") or "pinned"
+    if value not in MODES:
+        raise ArithmeticModeError(f"{SWITCH} must be one of {', '.join(MODES)}, got {value!r}")
+    return value
+
+
+def pin() -> None:
+    """Set the pins in this process's environment (before numpy and torch load; a no-op under
+    ``GROK_ARITHMETIC=native``). Child processes inherit them."""
+    if mode() == "native":
+        return
+    wrong = {k: v for k, v in PINS.items() if os.environ.get(k) != v}
+    if wrong:
+        _late.extend(m for m in ("numpy", "torch") if m in sys.modules and m not in _late)
+        os.environ.update(wrong)
+
+
+def cpu_model() -> str:
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def _mkl_branch(torch) -> str | None:
+    """MKL's CNR branch as MKL itself reports it (None: this torch has no MKL we can ask)."""
+    try:
+        lib = ctypes.CDLL(os.path.join(os.path.dirname(torch.__file__), "lib", "libtorch_cpu.so"))
+        get = lib.mkl_serv_cbwr_get
+    except (OSError, AttributeError):
+        return None
+    get.restype, get.argtypes = ctypes.c_int, [ctypes.c_int]
+    code = get(1)  # MKL_CBWR_BRANCH
+    return _MKL_BRANCHES.get(code, f"code {code}")
+
+
+def _mkl_version(torch) -> str | None:
+    try:
+        lib = ctypes.CDLL(os.path.join(os.path.dirname(torch.__file__), "lib", "libtorch_cpu.so"))
+        buf = ctypes.create_string_buffer(256)
+        lib.MKL_Get_Version_String(buf, 256)
+    except (OSError, AttributeError):
+        return None
+    words = buf.value.decode(errors="replace").split()
+    return words[words.index("Version") + 1] if "Version" in words else buf.value.decode(errors="replace")
+
+
+def _openblas(numpy) -> tuple[str | None, str | None, int | None]:
+    """numpy's OpenBLAS: (version, core type in use, threads); Nones if numpy uses another BLAS."""
+    libs = glob.glob(os.path.join(os.path.dirname(numpy.__file__), os.pardir, "numpy.libs", "*openblas*"))
+    for path in libs:
+        try:
+            lib = ctypes.CDLL(path)
+        except OSError:
+            continue
+        for suffix in ("64_", ""):
+            core = getattr(lib, f"scipy_openblas_get_corename{suffix}", None) or getattr(lib, f"openblas_get_corename{suffix}", None)
+            config = getattr(lib, f"scipy_openblas_get_config{suffix}", None) or getattr(lib, f"openblas_get_config{suffix}", None)
+            threads = getattr(lib, f"scipy_openblas_get_num_threads{suffix}", None)
+            if core is not None and config is not None:
+                core.restype = config.restype = ctypes.c_char_p
+                words = config().decode().split()
+                version = words[1] if len(words) > 1 else None
+                return version, core().decode(), int(threads()) if threads is not None else None
+    return None, None, None
+
+
+def describe() -> dict:
+    """The arithmetic in force in this process, as the libraries report it (computed once):
+    the CPU, MKL's CNR branch, ATen's capability, numpy's BLAS and core type, threads, versions,
+    whether the pins are in force, and the :func:`arithmetic_id` that goes into run keys."""
+    global _described
+    if _described is None:
+        import numpy
+        import torch
+
+        version, core, blas_threads = _openblas(numpy)
+        facts = {
+            "mode": mode(), "cpu": cpu_model(), "machine": platform.machine(),
+            "torch": torch.__version__, "numpy": numpy.__version__,
+            "mkl": _mkl_version(torch), "mkl_cbwr": _mkl_branch(torch),
+            "aten": torch.backends.cpu.get_cpu_capability(),
+            "openblas": version, "openblas_core": core,
+            "torch_threads": torch.get_num_threads(), "openblas_threads": blas_threads,
+        }
+        state = {k: facts[k] for k in PINNED_STATE}
+        facts["pinned"] = facts["mode"] == "pinned" and state == PINNED_STATE and not _late
+        facts["id"] = _id(facts)
+        _described = facts
+    out = dict(_described)
+    out["torch_threads"] = __import__("torch").get_num_threads()  # may change after the first call
+    return out
+
+
+def _id(facts: dict) -> str:
+    """``pinned-1/<library versions>`` where the pins are in force (the same floats on any CPU with
+    AVX2); ``other/<hash>`` elsewhere, hashing what chose the kernels (CPU included)."""
+    versions = f"torch{facts['torch']}-mkl{facts['mkl']}-numpy{facts['numpy']}-openblas{facts['openblas']}"
+    if facts["pinned"]:
+        return f"pinned-{PIN_VERSION}/{versions}"
+    chosen = {k: facts[k] for k in ("cpu", "machine", "mkl_cbwr", "aten", "openblas_core")}
+    return f"other/{versions}/" + hashlib.sha256(json.dumps(chosen, sort_keys=True).encode()).hexdigest()[:12]
+
+
+def arithmetic_id() -> str:
+    """The id of the arithmetic in force (part of every run key); warns once if the pins were asked
+    for but could not take effect."""
+    facts = describe()
+    _warn_once(facts)
+    return facts["id"]
+
+
+def _warn_once(facts: dict) -> None:
+    global _warned
+    if _warned or facts["pinned"] or facts["mode"] == "native":
+        return
+    _warned = True
+    why = (f"{' and '.join(_late)} loaded before grok_lib" if _late else
+           "; ".join(f"{k} is {facts[k]!r}, not {v!r}" for k, v in PINNED_STATE.items() if facts[k] != v))
+    warnings.warn(f"grok_lib: the pinned arithmetic is not in force ({why}): this process computes in other "
+                  f"arithmetic, so its numbers are compared with the book's within the measured envelope",
+                  stacklevel=3)
+
+
+def summary(facts: dict | None = None) -> str:
+    """One line for captions and logs: e.g. ``pinned (MKL COMPATIBLE, ATen AVX2, OpenBLAS Haswell) on AMD EPYC``."""
+    f = facts or describe()
+    what = "pinned" if f["pinned"] else "other arithmetic"
+    return (f"{what} (MKL {f['mkl_cbwr']}, ATen {f['aten']}, OpenBLAS {f['openblas_core']}) on {f['cpu']}")
+
+
+def book_recording(path=None) -> dict:
+    """The arithmetic the committed book was recorded in (``book/arithmetic.json``, written by
+    ``make baselines``); an empty dict if there is none."""
+    from .paths import BOOK_ARITHMETIC
+
+    try:
+        return json.loads(open(path or BOOK_ARITHMETIC).read())
+    except FileNotFoundError:
+        return {}
+
+
+def tier() -> str:
+    """How this process's numbers compare with the committed book's: ``exact`` where its
+    arithmetic is the recording's (the same floats), ``envelope`` elsewhere (within the spread
+    measured across one machine's arithmetic variants: ``tests/figure_numbers/envelope.json``)."""
+    return "exact" if arithmetic_id() == book_recording().get("id") else "envelope"
+
+
+def shell_exports() -> str:
+    """The pins as ``VAR=value`` words, for make's ``export`` (empty under GROK_ARITHMETIC=native)."""
+    return "" if mode() == "native" else " ".join(f"{k}={v}" for k, v in PINS.items())
+
+
+if __name__ == "__main__":
+    if sys.argv[1:] == ["--env"]:
+        print(shell_exports())
+    else:
+        print(json.dumps(describe(), indent=1))

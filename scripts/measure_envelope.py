@@ -1,0 +1,192 @@
+"""Measure the envelope: how far the book's numbers move across the arithmetic variants of one machine.
+
+The book is recorded in the pinned arithmetic (grok_lib/arithmetic.py). A machine that cannot
+compute in it (another CPU family, ARM, a GPU, another BLAS) gets other last bits, and a grokking
+run turns them into other epochs. Such a machine's numbers are compared with the book's within an
+envelope that is measured, not guessed: this script trains every run of the book, computes every
+figure's numbers, the first steps of every recorded set and every notebook's verdicts under each
+variant below (in fresh processes, ``GROK_ARITHMETIC=native`` plus the variant's variables; the
+run keys name the arithmetic, so the variants share the run store without mixing), and writes
+``tests/figure_numbers/envelope.json``:
+
+- ``figures``: per figure and number, ``[lo, hi]`` over the book and the variants;
+- ``prefix``: per recorded set, the largest relative difference of its retrained first steps
+  between any two arithmetics (the recording included): the tolerance in other arithmetic;
+- ``verdicts``: every claim's verdict in each variant (the book's verdicts must not differ).
+
+    .venv/bin/python scripts/measure_envelope.py              # every variant (about 10 min each)
+    .venv/bin/python scripts/measure_envelope.py --variants native
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import grok_lib  # noqa: F401  first: the pinned arithmetic (for the book's own numbers)
+
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "tests" / "figure_numbers" / "envelope.json"
+
+#: The arithmetic variants this machine offers besides the pinned one: the libraries' own choices,
+#: and the other branch of each of the three.
+VARIANTS = {
+    "native": {},  # MKL AUTO, ATen's best capability, OpenBLAS's detected core
+    "aten_default_mkl_compatible_openblas_zen": {"ATEN_CPU_CAPABILITY": "default", "MKL_CBWR": "COMPATIBLE",
+                                                 "OPENBLAS_CORETYPE": "Zen"},
+    "aten_avx2_mkl_auto_openblas_skylakex": {"ATEN_CPU_CAPABILITY": "avx2", "OPENBLAS_CORETYPE": "SkylakeX"},
+}
+#: Steps of each recorded set's prefix (as tests/test_recorded.py retrains).
+PREFIX_STEPS = 200
+
+
+def variant_env(name: str) -> dict:
+    env = {k: v for k, v in os.environ.items() if k not in ("MKL_CBWR", "ATEN_CPU_CAPABILITY", "OPENBLAS_CORETYPE")}
+    return env | {"GROK_ARITHMETIC": "native"} | VARIANTS[name]
+
+
+def figure_values() -> dict:
+    from importlib import import_module
+
+    from grok_lib.paths import parts
+
+    return {name: compute() for part in parts()
+            for name, compute in import_module(f"grok_lib.{part}.setup").figure_numbers().items()}
+
+
+def prefixes() -> dict:
+    import torch
+
+    from grok_lib import recorded
+
+    torch.set_num_threads(1)  # as the recordings were made
+    out = {}
+    for name, (_, configs, _) in recorded.definitions().items():
+        rows = recorded.retrain_prefix(configs()[-1], PREFIX_STEPS)
+        out[name] = {str(s): r for s, r in rows.items()}
+    return out
+
+
+def notebook_verdicts(folder: Path) -> dict:
+    """Every figure notebook executed in this arithmetic (two at a time) into ``folder``; the verdicts
+    of the claim records they wrote there (a run outside the book's arithmetic never writes book/claims)."""
+    notebooks = sorted((ROOT / "notebooks").glob("paper_*/*.ipynb"))
+
+    def execute(nb: Path) -> None:
+        out = folder / nb.parent.name / nb.name
+        out.parent.mkdir(parents=True, exist_ok=True)
+        subprocess.run([sys.executable, str(ROOT / "scripts" / "rerun.py"), str(nb), str(out)], check=True,
+                       capture_output=True, text=True)
+
+    with ThreadPoolExecutor(2) as pool:
+        list(pool.map(execute, notebooks))
+    from grok_lib import claims
+
+    return {f"{r['id']}|{r['setting']}": r["verdict"]
+            for d in sorted(folder.rglob("claims")) if d.is_dir() for r in claims.load_records(d, setting=None)}
+
+
+def worker(out: Path) -> None:
+    """In one variant's process: train the book's runs, then measure everything."""
+    from grok_lib import arithmetic
+
+    subprocess.run([sys.executable, str(ROOT / "scripts" / "train_book_runs.py")], check=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        verdicts = notebook_verdicts(Path(tmp))
+    result = {"arithmetic": arithmetic.describe(), "figures": figure_values(), "prefix": prefixes(),
+              "verdicts": verdicts}
+    out.write_text(json.dumps(result, sort_keys=True))
+
+
+def book_verdicts() -> dict:
+    from grok_lib import claims
+
+    return {f"{r['id']}|{r['setting']}": r["verdict"] for r in claims.load_records(setting=None)}
+
+
+def prefix_spread(samples: list[dict], recorded_rows: dict) -> dict:
+    """Per set: the largest relative difference (as recorded.compare_prefix measures it) between the
+    recording and any sample, and between any two samples."""
+    import numpy as np
+
+    out = {}
+    for name, rec in recorded_rows.items():
+        series = [rec] + [s[name] for s in samples if name in s]
+        worst = 0.0
+        for i in range(len(series)):
+            for j in range(i + 1, len(series)):
+                for step in series[i].keys() & series[j].keys():
+                    for metric, a in series[i][step].items():
+                        b = series[j][step].get(metric)
+                        if b is None or (np.isnan(a) and np.isnan(b)):
+                            continue
+                        floor = 1.0 if metric.endswith("acc") else 1e-6
+                        worst = max(worst, abs(a - b) / max(abs(b), floor))
+        out[name] = {"rtol": float(f"{worst:.3g}"), "steps": PREFIX_STEPS}
+    return out
+
+
+def recorded_prefixes() -> dict:
+    """The recorded sets' own first steps (as the recordings hold them)."""
+    from grok_lib import recorded
+
+    out = {}
+    for name, (_, configs, _) in recorded.definitions().items():
+        h = recorded.load(name, configs()).histories[-1]
+        keep = [i for i, s in enumerate(h.steps) if s <= PREFIX_STEPS]
+        out[name] = {str(int(h.steps[i])): {m: float(v[i]) for m, v in h.metrics.items()} for i in keep}
+    return out
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--variants", nargs="*", default=list(VARIANTS), help=f"some of {', '.join(VARIANTS)}")
+    ap.add_argument("--worker", help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.worker:
+        worker(Path(args.worker))
+        return 0
+    unknown = [v for v in args.variants if v not in VARIANTS]
+    if unknown:
+        ap.error(f"--variants must be some of {', '.join(VARIANTS)}, got {', '.join(unknown)}")
+    from grok_lib import arithmetic, figure_numbers
+
+    if arithmetic.tier() != "exact":
+        ap.error("run this in the arithmetic the book is recorded in (book/arithmetic.json): "
+                 f"this process computes in {arithmetic.summary()}")
+    samples = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in args.variants:
+            t0 = time.perf_counter()
+            out = Path(tmp) / f"{name}.json"
+            subprocess.run([sys.executable, __file__, "--worker", str(out)], env=variant_env(name), check=True)
+            samples[name] = json.loads(out.read_text())
+            print(f"variant {name}: {arithmetic.summary(samples[name]['arithmetic'])} "
+                  f"({time.perf_counter() - t0:.0f} s)", flush=True)
+    book = figure_values()
+    envelope = {
+        "about": "The spread of the book's numbers across the arithmetic variants of one machine "
+                 "(scripts/measure_envelope.py); what tests compare with in other arithmetic.",
+        "book": arithmetic.describe(),
+        "variants": {n: {"env": VARIANTS[n], "arithmetic": s["arithmetic"]} for n, s in samples.items()},
+        "figures": {fig: figure_numbers.envelope([book[fig]] + [s["figures"][fig] for s in samples.values()])
+                    for fig in book},
+        "prefix": prefix_spread([prefixes()] + [s["prefix"] for s in samples.values()], recorded_prefixes()),
+        "verdicts": {"book": book_verdicts()} | {n: s["verdicts"] for n, s in samples.items()},
+    }
+    OUT.write_text(json.dumps(envelope, indent=1, sort_keys=True) + "\n")
+    moved = {n: sorted(k for k, v in s["verdicts"].items() if envelope["verdicts"]["book"].get(k) != v)
+             for n, s in samples.items()}
+    print(f"wrote {OUT.relative_to(ROOT)}; verdicts that differ from the book's: {moved}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
