@@ -68,6 +68,29 @@ def any_verdict(flags: Sequence[bool]) -> str:
     return "reproduced" if all(flags) else ("partly" if any(flags) else "not reproduced")
 
 
+def across_seeds(per_seed: Sequence[Sequence[Result]], seeds: Sequence[int]) -> list[Result]:
+    """One result per claim over several seeds' results (``per_seed[i]`` evaluated on seed
+    ``seeds[i]``'s runs, the same claims in the same order). A chaotic run (an MLP that groks) moves
+    by tens of epochs with the last bits of its arithmetic, so a verdict holds only if it holds for
+    every seed: the common verdict where all seeds agree, else "partly", saying on how many seeds
+    the claim is reproduced. The measured text names each seed's verdict and its numbers."""
+    out = []
+    for i, first in enumerate(per_seed[0]):
+        results = [rs[i] for rs in per_seed]
+        if any(r.claim.id != first.claim.id for r in results):
+            raise ValueError(f"the seeds' results are not the same claims: {[r.claim.id for r in results]}")
+        verdicts = [r.verdict for r in results]
+        if len(set(verdicts)) == 1:
+            head, verdict = f"{verdicts[0]} for all {len(seeds)} seeds", verdicts[0]
+        else:
+            k = verdicts.count("reproduced")
+            counts = ", ".join(f"{v} {verdicts.count(v)}" for v in VERDICTS if v in verdicts)
+            head, verdict = f"reproduced on {k} of {len(seeds)} seeds ({counts})", "partly"
+        detail = "; ".join(f"seed {s} ({r.verdict}): {r.measured}" for s, r in zip(seeds, results))
+        out.append(Result(first.claim, f"{head}. {detail}", verdict))
+    return out
+
+
 #: The setting of the book's own runs (the default profile). A notebook may also record its claims
 #: at other settings (Paper A: the paper's settings, from recorded runs; the spread over seeds):
 #: ``<source>@<setting>.json``, each row with its ``setting``; the claims report shows them as columns.

@@ -160,6 +160,17 @@ def need_list_of_numbers(name: str, values, lo: float = -math.inf, hi: float = m
     return list(values)
 
 
+def need_seeds(values, name: str = "seeds") -> list[int]:
+    """``values`` as a list of distinct non-negative integers (seeds), or a one-line ConfigError naming ``name``."""
+    if not isinstance(values, (list, tuple)) or not values:
+        raise ConfigError(f"{name} must be a non-empty list of integers >= 0, got {values!r}")
+    for v in values:
+        if isinstance(v, bool) or not isinstance(v, numbers.Integral) or v < 0:
+            raise ConfigError(f"{name} must be a non-empty list of integers >= 0, got {list(values)!r}")
+    need_distinct(name, list(values))
+    return [int(v) for v in values]
+
+
 def need_distinct(name: str, values: list) -> None:
     """A one-line ConfigError if the list ``values`` of parameter ``name`` repeats a value (a
     repeated run adds nothing but a second copy of the same curve)."""

@@ -302,11 +302,12 @@ class Verdicts:
 
 
 def glue(**values) -> None:
-    """Give the page's prose its measured numbers (myst-nb glue): a markdown cell writes
-    ``{glue:md}`name``` where the number goes, and the number comes from this computation, never
-    typed, so the prose cannot contradict the tables beside it when the runs change. A string is
-    glued as the Markdown it shows (already formatted: ``f"{x:,.0f}"``), anything else as itself
-    (``{glue:text}`name:.2f```). Call it in a cell tagged ``remove-cell``; nothing is displayed."""
+    """Give the page's prose its measured numbers (myst-nb glue): a markdown cell pastes each one with the
+    ``{glue:md}`` role and its name (``:myst`` after the name where the value holds maths), so the number
+    comes from this computation, never typed, and the prose cannot contradict the tables beside it when
+    the runs change. A string is glued as the Markdown it shows (already formatted, as the tables print
+    it), anything else as itself (for the ``{glue:text}`` role with a format). Call it in a cell tagged
+    ``remove-cell``; nothing is displayed."""
     from IPython.display import Markdown
     from myst_nb import glue as _glue
 

@@ -145,6 +145,23 @@ def recorded_prefixes() -> dict:
     return out
 
 
+def lr_check(figures_envelope: dict) -> dict:
+    """Does the envelope still catch a real change? Figure 1's numbers with the lambda = 1 run trained at a 1% larger
+    learning rate (in the book's arithmetic), against the envelope: how many values fall outside."""
+    from dataclasses import replace
+
+    from grok_lib import figure_numbers
+    from grok_lib.paper_a import config, figures
+    from grok_lib.runs import run_all
+
+    configs = config.sweep("default")
+    changed = [replace(c, lr=c.lr * 1.01) if c.weight_decay == 1.0 else c for c in configs]
+    problems = figure_numbers.compare_envelope(figures_envelope["paper_a/fig1_loss_curves"],
+                                               figures.NUMBERS["paper_a/fig1_loss_curves"](run_all(changed, workers=2)))
+    return {"figure": "paper_a/fig1_loss_curves", "change": "lr x 1.01 for the lambda = 1 run",
+            "outside": len(problems), "examples": problems[:5]}
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--variants", nargs="*", default=list(VARIANTS), help=f"some of {', '.join(VARIANTS)}")
@@ -181,6 +198,7 @@ def main() -> int:
         "prefix": prefix_spread([prefixes()] + [s["prefix"] for s in samples.values()], recorded_prefixes()),
         "verdicts": {"book": book_verdicts()} | {n: s["verdicts"] for n, s in samples.items()},
     }
+    envelope["lr_1pct"] = lr_check(envelope["figures"])
     OUT.write_text(json.dumps(envelope, indent=1, sort_keys=True) + "\n")
     moved = {n: sorted(k for k, v in s["verdicts"].items() if envelope["verdicts"]["book"].get(k) != v)
              for n, s in samples.items()}

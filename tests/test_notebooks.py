@@ -77,8 +77,9 @@ def test_notebook_is_in_the_book_and_the_make_globs(nb):
 @pytest.mark.parametrize("nb", [n for n in NOTEBOOKS if n != REPORT], ids=lambda p: p.relative_to(ROOT).as_posix())
 def test_figure_notebook_makes_one_setup_call(nb):
     code = "\n".join("".join(c["source"]) for c in cells(nb) if c["cell_type"] == "code")
-    # one call builds the notebook's run; the readers of recorded runs (Paper A) only load committed data
-    readers = {"recorded", "seed_sweeps", "default_runs"}
+    # one call builds the notebook's run; the readers of recorded runs (Paper A) only load committed data (and
+    # judged_seeds adds the recorded seeds of the same settings to the run's own)
+    readers = {"recorded", "seed_sweeps", "default_runs", "judged_seeds"}
     calls = [name for name in re.findall(r"\bsetup\.(\w+)\(", code) if name not in readers]
     assert len(calls) == 1, f"one setup call per notebook, got {calls}"
     assert "run_all(" not in code and "profile_config(" not in code, "the setup call owns the plumbing"
@@ -89,8 +90,9 @@ def test_figure_notebook_makes_one_setup_call(nb):
 #: tell a measurement from a count; e-notation is maths, checked above).
 PROSE_NUMBER = re.compile(r"(?<![\w.^_{\\/-])(\d{1,3}(?:,\d{3})+|\d+\.\d+|\d{3,})(?![\w^]|\.\d)")
 #: References and dates whose numbers are names, not measurements.
-REFERENCE = re.compile(r"(?:Lemma|Theorem|Thm\.|Prop\.|Proposition|Assumption|Corollary|Definition|Remark|Section|"
-                       r"Sec\.|§|[Ee]q\.|[Ee]qs\.|Equation|Figure|Fig\.|Table|Appendix|arXiv:?)\s*~?\(?$")
+REFERENCE = re.compile(r"(?:Lemmas?|Theorems?|Thms?\.|Props?\.|Propositions?|Assumptions?|Corollary|Definition|Remark|"
+                       r"Sections?|Secs?\.|§|[Ee]q\.|[Ee]qs\.|Equations?|Figures?|Figs?\.|Tables?|Appendix|arXiv:?)"
+                       r"\s*~?\(?(?:[\d.]+\s*(?:,|and|–|-)\s*)*$")
 #: A sentence quoting a paper's own number names the paper ("Paper B reports 0.95", "the paper's 3.4").
 PAPERS_OWN = re.compile(r"\bPaper [ABC]\b|\bthe paper\b|\bthe papers\b|\bpaper's\b|\bpapers'\b", re.I)
 GLUED = re.compile(r"\{glue(?::\w+)?\}`[^`]*`")
@@ -145,6 +147,7 @@ def test_typed_measurements_are_found():
     assert typed_measurements("The grokking epoch falls from 3,384 to 2,100.", measured) == ["3,384", "2,100"]
     assert typed_measurements("Delays of {glue:md}`delay_06` and 6.2 times.", measured) == ["6.2"]
     assert typed_measurements("Lemma 3.4 and Theorem 2.3 hold; Paper A reports 3,384.", measured | {"3.4"}) == []
+    assert typed_measurements("Theorems 3.4 and 2.3 say so.", measured | {"3.4"}) == []
     assert typed_measurements("> the paper's words: 2,100 epochs", measured) == []
 
 

@@ -12,7 +12,8 @@ from typing import Sequence
 
 import numpy as np
 
-from ..claims import VERDICTS, Claim, Result, any_verdict, registry, share_verdict
+from ..claims import Claim, Result, any_verdict, registry, share_verdict
+from ..claims import across_seeds as core_across_seeds
 from ..clocks import grokking_epoch, t_cls
 from ..history import History
 from . import geometry
@@ -21,7 +22,7 @@ from .dln.claims import CLAIMS as DLN_CLAIMS
 from .figures import gradient_ratios, polygon_reading, reduction_to_end
 from .relu_reduction import FROZEN_CHURN, churn_rate, frozen_epoch
 from .robustness import (FIT_EPS_GRID, FROZEN_CHURN_GRID, GROK_ACC_GRID, RATIO_EPS_GRID, T_REP_FRACTION_GRID,
-                         frozen_grid, grok_grid, head_share_by_phase, ratio_grid, seed_summary)
+                         frozen_grid, grok_grid, head_share_by_phase, ratio_grid)
 
 # --- thresholds (each used by one evaluator and formatted into its claim's tolerance) -----------
 FIT_EPOCH = 1500  # Fig. 1b: train loss ~1e-6 by ~1.5k epochs
@@ -277,14 +278,9 @@ def evaluate_activations(histories: Sequence[History]) -> list[Result]:
 
 
 def across_seeds(evaluate, seeds: Sequence[Sequence[History]]) -> list[Result]:
-    """One result per claim of ``evaluate`` over several seeds' sweeps: its verdict on each seed
-    (the weakest of them is the verdict) and whether it holds for all of them."""
-    per_seed = [evaluate(histories) for histories in seeds]
-    order = list(VERDICTS)
-    out = []
-    for i, first in enumerate(per_seed[0]):
-        verdicts = [results[i].verdict for results in per_seed]
-        weakest = max(verdicts, key=order.index)
-        detail = ", ".join(f"seed {s}: {v}" for s, v in enumerate(verdicts))
-        out.append(Result(first.claim, f"{seed_summary(verdicts)} ({detail})", weakest))
-    return out
+    """One result per claim of ``evaluate`` over several seeds' sweeps (:func:`grok_lib.claims.across_seeds`:
+    the common verdict where every seed agrees, else "partly", with each seed's verdict and numbers)."""
+    if len(seeds) == 1:
+        return evaluate(seeds[0])
+    return core_across_seeds([evaluate(histories) for histories in seeds],
+                             [int(histories[0].config["data_seed"]) for histories in seeds])

@@ -57,6 +57,15 @@ def seed_sweeps() -> list[list[History]]:
     return [runs[i:i + n] for i in range(0, len(runs), n)]
 
 
+def judged_seeds(run: Run) -> list[list[History]]:
+    """The sweeps ``run``'s verdicts are judged on: its own runs and, where its configs are the default
+    profile's, the recorded seeds 1 and 2 of the same sweep. A grokking epoch moves with the seed (and
+    with the last bits of the arithmetic), so a verdict holds only if it holds for every seed."""
+    if [c.to_dict() for c in run.configs] == [c.to_dict() for c in config.sweep("default")]:
+        return [list(run.histories), *seed_sweeps()[1:]]
+    return [list(run.histories)]
+
+
 def default_runs() -> list[History]:
     """The default profile's sweep at seed 0, whatever the notebook's own parameters (recorded: the
     same runs ``make book`` trains): what the recorded default-profile sets are compared with."""

@@ -24,8 +24,9 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import Sequence
 
-from ..claims import Claim, Result, registry
+from ..claims import Claim, Result, across_seeds, registry
 from ..history import History
+from . import selection
 from .checks import EVALUATORS
 from .thresholds import (BRIDGE_ACC, COS_MIN, COS_PARTLY, FIG1A_TOL, FIG1A_TOL_PARTLY, FINAL_TEST_ACC_MIN,
                          KERNEL_TEST_ACC_MAX, KERNEL_WINDOW, LIMIT_TOL, LIMIT_TOL_PARTLY, MC_CLOCK_FACTOR,
@@ -229,12 +230,21 @@ def evaluate_matrix_completion(h: History) -> list[Result]:
     return _results([("B.mc.kernel_plateau", (h,)), ("B.mc.recovery", (h,)), ("B.mc.clock", (h,))])
 
 
-def evaluate_modadd(alpha_sweep: Sequence[History], lambda_sweep: Sequence[History]) -> list[Result]:
-    """The modular-addition notebook's claims."""
-    return _results([("B.modadd.alpha_order", (alpha_sweep,)), ("B.modadd.lambda_order", (lambda_sweep,)),
-                     ("B.modadd.clock", (alpha_sweep, lambda_sweep))])
+def evaluate_modadd(histories: Sequence[History]) -> list[Result]:
+    """The modular-addition notebook's claims, on each seed's alpha and lambda sweeps: a verdict holds
+    only where it holds for every seed (:func:`grok_lib.claims.across_seeds`)."""
+    def one_seed(seed):
+        alpha_sweep, lambda_sweep = selection.split_modadd(histories, seed)
+        return _results([("B.modadd.alpha_order", (alpha_sweep,)), ("B.modadd.lambda_order", (lambda_sweep,)),
+                         ("B.modadd.clock", (alpha_sweep, lambda_sweep))])
+
+    seeds = selection.seeds([h for h in histories if h.meta.get("model") == "paper_b.modadd"])
+    return across_seeds([one_seed(s) for s in seeds], seeds)
 
 
 def evaluate_bridge(histories: Sequence[History]) -> list[Result]:
-    """The bridge notebook's claims (Part A's model and AdamW with a scaled initialisation)."""
-    return _results([("B.bridge.delay", (histories,)), ("B.bridge.clock", (histories,))])
+    """The bridge notebook's claims (Part A's model and AdamW with a scaled initialisation), on each
+    seed's alpha x lambda runs: a verdict holds only where it holds for every seed."""
+    seeds = selection.seeds([h for h in histories if h.meta.get("model") == "paper_b.init_scale"])
+    return across_seeds([_results([("B.bridge.delay", (runs,)), ("B.bridge.clock", (runs,))])
+                         for runs in (selection.bridge_runs(histories, s) for s in seeds)], seeds)

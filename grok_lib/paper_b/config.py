@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, fields, replace
 
-from ..config import (DEVICES, PROFILES as PROFILE_NAMES, ConfigError, from_profile, need_choice, need_int,
+from ..config import (DEVICES, PROFILES as PROFILE_NAMES, ConfigError, from_profile, need_choice, need_int, need_seeds,
                       need_list_of_numbers, need_real, to_dict)
 
 LR_RULES = ("fixed", "stable")  # fixed: every step is lr; stable: min(lr, 1 / smoothness bound), see diagonal.py
@@ -265,21 +265,27 @@ SWEEPS = {
         "sparse": {"alpha": (16.0, 128.0, 1024.0, 2048.0), "weight_decay": (5e-4, 1e-3, 2e-3)},
         "misgrokking": {},
         "matrix_completion": {},
-        "modadd": {"alpha": (1.0, 10.0, 100.0), "weight_decay": (1e-4, 3e-4, 1e-3, 3e-3)},
+        "modadd": {"alpha": (1.0, 10.0, 100.0), "weight_decay": (1e-4, 3e-4, 1e-3, 3e-3), "seeds": (0,)},
     },
     "default": {
         "sparse": {"alpha": (16.0, 128.0, 1024.0, 2048.0, 16384.0), "weight_decay": (0.01, 0.02, 0.04)},
         "misgrokking": {},
         "matrix_completion": {},
-        "modadd": {"alpha": (1.0, 10.0, 100.0), "weight_decay": (1e-3, 2e-3, 3e-3)},
+        # three seeds (split and init together): a grokking step moves with the seed and the arithmetic
+        "modadd": {"alpha": (1.0, 10.0, 100.0), "weight_decay": (1e-3, 2e-3, 3e-3), "seeds": (0, 1, 2)},
     },
     "ci": {
         "sparse": {"alpha": (4.0, 16.0), "weight_decay": (0.05, 0.1)},
         "misgrokking": {},
         "matrix_completion": {},
-        "modadd": {"alpha": (1.0, 10.0), "weight_decay": (2e-3, 4e-3)},
+        "modadd": {"alpha": (1.0, 10.0), "weight_decay": (2e-3, 4e-3), "seeds": (0,)},
     },
 }
+
+
+def seeds_of(experiment: str, profile: str, seeds=None) -> list[int]:
+    """The seeds of ``experiment``'s sweeps (None: the profile's; only the MLP has several)."""
+    return need_seeds(SWEEPS[profile][experiment].get("seeds", (0,)) if seeds is None else seeds)
 
 
 def profile_config(experiment: str, profile: str, **overrides):

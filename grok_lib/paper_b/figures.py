@@ -22,6 +22,7 @@ import numpy as np
 
 from ..figure_numbers import none_if_nan
 from ..history import History
+from ..tables import format_value
 from . import measure, selection
 from .thresholds import BRIDGE_ACC, KERNEL_WINDOW, PAPER_FIG1A_FRACTIONS
 from .matrix_completion import target
@@ -281,9 +282,10 @@ def matrix_completion_numbers(histories: Sequence[History]) -> dict:
 MODADD_STEPS = (0, 500, 1000, 1500, 2000, 3000)
 
 
-def modadd_table(histories: Sequence[History]) -> list[dict]:
-    """Per run of both sweeps: the transition steps and times, ln(alpha) / lambda, the end on the clock."""
-    alpha_sweep, lambda_sweep = selection.split_modadd(histories)
+def modadd_table(histories: Sequence[History], seed: int | None = None) -> list[dict]:
+    """Per run of both sweeps (of ``seed``; None: the first): the transition steps and times, ln(alpha) / lambda,
+    the end on the clock."""
+    alpha_sweep, lambda_sweep = selection.split_modadd(histories, seed)
     rows = []
     for h in selection.unique([*alpha_sweep, *lambda_sweep]):
         tr = measure.accuracy_transition(h)
@@ -349,10 +351,11 @@ def modadd_fits_numbers(histories: Sequence[History]) -> dict:
 BRIDGE_STEPS = (0, 100, 200, 400, 800, 1200, 1600, 2000, 2400, 2800)
 
 
-def bridge_table(histories: Sequence[History]) -> list[dict]:
-    """Per bridge run: the train fit and grokking steps, their delays against alpha = 1 at the same lambda, the
-    shrinking clock ln(alpha) / (lambda lr) and Adam's memory 4 ln(alpha) / (1 - beta2), in steps."""
-    runs = selection.bridge_runs(histories)
+def bridge_table(histories: Sequence[History], seed: int | None = None) -> list[dict]:
+    """Per bridge run (of ``seed``; None: the first): the train fit and grokking steps, their delays against
+    alpha = 1 at the same lambda, the shrinking clock ln(alpha) / (lambda lr) and Adam's memory
+    4 ln(alpha) / (1 - beta2), in steps."""
+    runs = selection.bridge_runs(histories, seed)
     delays = {(d.alpha, d.weight_decay): d for d in measure.delays(runs, BRIDGE_ACC)}
     fits = {(d.alpha, d.weight_decay): d for d in measure.delays(runs, FIT_ACC, "train_acc")}
     rows = []
@@ -366,6 +369,32 @@ def bridge_table(histories: Sequence[History]) -> list[dict]:
                      "grok delay / ln(a)/(l lr)": _r(g.delay / g.predicted, 2) if key[0] > 1 else "n/a",
                      "final test acc": _r(h.final("test_acc"))})
     return rows
+
+
+def seeds_table(tables: dict, keys: Sequence[str], columns: Sequence[str]) -> list[dict]:
+    """One per-run table at several seeds (``{seed: rows}``, the same rows in the same order) merged: the
+    ``keys`` columns, then each of ``columns`` as its values at the seeds, "seed 0 / seed 1 / ..."."""
+    seeds = ", ".join(str(s) for s in tables)
+    rows = []
+    for same in zip(*tables.values()):
+        row = {k: same[0][k] for k in keys}
+        row |= {f"{c} (seeds {seeds})": " / ".join(format_value(r[c]) for r in same) for c in columns}
+        rows.append(row)
+    return rows
+
+
+def bridge_seeds_table(histories: Sequence[History]) -> list[dict]:
+    """The bridge's train-fit and grokking steps and delays at every seed."""
+    seeds = selection.seeds([h for h in histories if h.meta.get("model") == "paper_b.init_scale"])
+    return seeds_table({s: bridge_table(histories, s) for s in seeds}, ("lambda", "alpha"),
+                       ("fit step", "grok step", "grok delay"))
+
+
+def modadd_seeds_table(histories: Sequence[History]) -> list[dict]:
+    """Modular addition's transition end steps and end times at every seed."""
+    seeds = selection.seeds([h for h in histories if h.meta.get("model") == "paper_b.modadd"])
+    return seeds_table({s: modadd_table(histories, s) for s in seeds}, ("alpha", "lambda"),
+                       ("end step", "end t", "final test acc"))
 
 
 def bridge_delay_rows(histories: Sequence[History]) -> list[dict]:
@@ -433,3 +462,96 @@ NOTEBOOK_OF = {
     "paper_b/modadd_fits": "modular_addition",
     "paper_b/init_scale_adamw": "init_scale_adamw",
 }
+
+
+# --- what the MLP chapters' prose states (glued into the pages: measured, never typed) ----------------------
+def _shown(x, fmt: str = ",.0f") -> str:
+    """A number as the prose shows it ("never" for NaN, a table's text as it is)."""
+    if isinstance(x, str):
+        return x
+    return "never" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:{fmt}}"
+
+
+def _order_phrase(values: Sequence[float], rising: str, falling: str, neither: str) -> str:
+    finite = [v for v in values if isinstance(v, (int, float)) and math.isfinite(v)]
+    if len(finite) < len(values) or len(finite) < 2:
+        return neither
+    if all(b > a for a, b in zip(finite, finite[1:])):
+        return rising
+    if all(b < a for a, b in zip(finite, finite[1:])):
+        return falling
+    return neither
+
+
+def modadd_reading(histories: Sequence[History]) -> dict[str, str]:
+    """The numbers and orderings the modular-addition page states about its figure (the first seed's runs), and
+    the spread over seeds, as Markdown for :func:`grok_lib.display.glue`."""
+    alpha_sweep, lambda_sweep = selection.split_modadd(histories)
+    rows = {(r["alpha"], r["lambda"]): r for r in modadd_table(histories)}
+    a_rows = [rows[(h.config["alpha"], h.config["weight_decay"])] for h in alpha_sweep]
+    l_rows = [rows[(h.config["alpha"], h.config["weight_decay"])] for h in lambda_sweep]
+    fit_a, fit_l = modadd_fit_table(histories)
+    shifts = modadd_shift_table(histories)
+    fits = [r["train acc 1 at"] for r in rows.values()]
+    seeds = selection.seeds([h for h in histories if h.meta.get("model") == "paper_b.modadd"])
+    return {
+        "ma_first": _shown(min(r["start step"] for r in rows.values())),
+        "ma_last": _shown(max(r["end step"] for r in rows.values())),
+        "ma_lambda_order": _order_phrase([r["end step"] for r in l_rows], "the larger λ, the later",
+                                         "the larger λ, the earlier", "in no simple order of λ"),
+        "ma_lambda_fracs": ", ".join(_shown(r["end frac"], ".2f") for r in l_rows),
+        "ma_lambda_frac_order": _order_phrase([r["end frac"] for r in l_rows], "later on the clock for larger λ",
+                                              "earlier on the clock for larger λ", "in no order of λ on the clock"),
+        "ma_alpha_ends": ", ".join(f"{_shown(r['end step'])} (α = {r['alpha']:g})" for r in a_rows),
+        "ma_alpha_frac_order": _order_phrase([r["end frac"] for r in a_rows if r["end frac"] != "n/a"],
+                                             "move away from it as α grows", "move toward it as α grows",
+                                             "do not move steadily toward it"),
+        "ma_alpha_fracs": " → ".join(_shown(r["end frac"], ".2f") for r in a_rows if r["end frac"] != "n/a"),
+        "ma_fracs_range": f"{_shown(min(r['end frac'] for r in rows.values() if r['end frac'] != 'n/a'), '.2f')}–"
+                          f"{_shown(max(r['end frac'] for r in rows.values() if r['end frac'] != 'n/a'), '.2f')}",
+        "ma_r2_lambda": _shown(fit_l["R^2"], ".3f"), "ma_slope_lambda": _shown(fit_l["slope"], ".2f"),
+        "ma_ratio_lambda": _shown(fit_l["ratio"], ".2f"),
+        "ma_ratio_alpha": _shown(fit_a["ratio"], ".2f"), "ma_r2_alpha": _shown(fit_a["R^2"], ".2f"),
+        "ma_se_alpha": _shown(fit_a["+-"] / fit_a["theory slope"], ".2f") if isinstance(fit_a["+-"], float) else "n/a",
+        "ma_shifts": "; ".join(f"{r['alpha'].replace('->', 'to')}: Δt = {_shown(r['shift of end t'])}, "
+                               f"{_shown(r['ratio'], '.2f')} of ln(α₂/α₁)/λ = {_shown(r['ln(a2/a1)/lambda'])}"
+                               for r in shifts),
+        "ma_fit_range": f"{_shown(min(fits))}–{_shown(max(fits))}",
+        "ma_seeds": f"{len(seeds)}",
+    }
+
+
+def bridge_reading(histories: Sequence[History]) -> dict[str, str]:
+    """The numbers and orderings the bridge page states (the first seed's runs, as its figure; the spread over
+    seeds), as Markdown for :func:`grok_lib.display.glue`."""
+    rows = bridge_table(histories)
+    lams = sorted({r["lambda"] for r in rows})
+    by_lam = {lam: sorted((r for r in rows if r["lambda"] == lam), key=lambda r: r["alpha"]) for lam in lams}
+    fit = {r["lambda"]: r for r in bridge_fit_table(histories)}
+    ordered = [lam for lam in lams if _order_phrase([r["grok step"] for r in by_lam[lam]], "up", "down", "") == "up"]
+    alphas = [r["alpha"] for r in by_lam[lams[0]]][1:]
+    lo, hi = lams[0], lams[-1]
+    ratio = [a["grok delay"] / b["grok delay"] if b["grok delay"] else math.nan
+             for a, b in zip(by_lam[lo][1:], by_lam[hi][1:])]
+    seeds = selection.seeds([h for h in histories if h.meta.get("model") == "paper_b.init_scale"])
+    tables = {s: bridge_table(histories, s) for s in seeds}
+    spread = {c: max(max(t[i][c] for t in tables.values()) - min(t[i][c] for t in tables.values())
+                     for i in range(len(rows))) for c in ("fit step", "grok step")}
+    out = {
+        "br_moves": "; ".join(f"from {_shown(by_lam[lam][0]['grok step'])} to {_shown(by_lam[lam][-1]['grok step'])} "
+                              f"at λ = {lam:g}" for lam in lams),
+        "br_order": ("later for every larger α at every λ" if ordered == lams else
+                     f"later for every larger α only at λ = {', '.join(f'{x:g}' for x in ordered)}" if ordered else
+                     "not later for every larger α at any λ"),
+        "br_slopes": ", ".join(f"{_shown(fit[lam]['grok / ln(a)/(l lr)'], '.2f')} (λ = {lam:g})" for lam in lams),
+        "br_lambda_pred": _shown(hi / lo, ".2f"), "br_lo": f"{lo:g}", "br_hi": f"{hi:g}",
+        "br_lambda_measured": ", ".join(_shown(x, ".2f") for x in ratio),
+        "br_alphas": ", ".join(f"{a:g}" for a in alphas),
+        "br_memory": ", ".join(_shown(r["4 ln(a)/(1-b2)"]) for r in by_lam[lo][1:]),
+        "br_fit_memory": ", ".join(f"{_shown(fit[lam]['fit / 4 ln(a)/(1-b2)'], '.2f')} (λ = {lam:g})" for lam in lams),
+        "br_grok_memory": ", ".join(f"{_shown(fit[lam]['grok / 4 ln(a)/(1-b2)'], '.2f')} (λ = {lam:g})" for lam in lams),
+        "br_seeds": f"{len(seeds)}",
+        "br_spread_grok": _shown(spread["grok step"]), "br_spread_fit": _shown(spread["fit step"]),
+        "br_spread_compare": ("less" if spread["fit step"] < spread["grok step"] else "no less"),
+    }
+    return out

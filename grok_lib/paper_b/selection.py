@@ -52,12 +52,22 @@ def matrix_completion_run(histories: Sequence[History]) -> History:
     return next(h for h in histories if "observed_frac" in h.config)
 
 
-def split_modadd(histories: Sequence[History]) -> tuple[list[History], list[History]]:
-    """(the alpha sweep, the lambda sweep) of the modular-addition runs."""
-    return halves([h for h in unique(histories) if h.meta.get("model") == "paper_b.modadd"])
+def seeds(histories: Sequence[History]) -> list[int]:
+    """The seeds of an MLP chapter's runs, in planned order (split and init move together)."""
+    return list(dict.fromkeys(h.config["data_seed"] for h in histories))
 
 
-def bridge_runs(histories: Sequence[History]) -> list[History]:
-    """The bridge's runs, by lambda then alpha."""
+def split_modadd(histories: Sequence[History], seed: int | None = None) -> tuple[list[History], list[History]]:
+    """(the alpha sweep, the lambda sweep) of the modular-addition runs of ``seed`` (None: the first
+    seed's, which the figure shows)."""
+    runs = [h for h in unique(histories) if h.meta.get("model") == "paper_b.modadd"]
+    seed = seeds(runs)[0] if seed is None else seed
+    return halves([h for h in runs if h.config["data_seed"] == seed])
+
+
+def bridge_runs(histories: Sequence[History], seed: int | None = None) -> list[History]:
+    """The bridge's runs of ``seed`` (None: the first seed's, which the figure shows), by lambda then alpha."""
     runs = [h for h in unique(histories) if h.meta.get("model") == "paper_b.init_scale"]
-    return sorted(runs, key=lambda h: (h.config["weight_decay"], h.config["alpha"]))
+    seed = seeds(runs)[0] if seed is None else seed
+    return sorted((h for h in runs if h.config["data_seed"] == seed),
+                  key=lambda h: (h.config["weight_decay"], h.config["alpha"]))

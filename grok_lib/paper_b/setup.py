@@ -8,7 +8,7 @@ with other than the committed settings writes its figures and claims (see
 
 Order of the configs (the figure functions rely on it, see :mod:`grok_lib.paper_b.figures`):
 a sweep's alpha runs come first (all at the base lambda), its lambda runs last (all at the
-base alpha).
+base alpha); the MLP chapters repeat this per seed (seeds outermost).
 """
 
 from __future__ import annotations
@@ -35,9 +35,12 @@ def _matrix_completion_config(profile, alpha=None, horizon=None, **overrides):
                         **overrides)[0]
 
 
-def _modadd_configs(profile, alphas=None, weight_decays=None, **overrides) -> list:
-    return (config.sweep("modadd", profile, "alpha", alphas, **overrides)
-            + config.sweep("modadd", profile, "weight_decay", weight_decays, **overrides))
+def _modadd_configs(profile, alphas=None, weight_decays=None, seeds=None, **overrides) -> list:
+    """Per seed (outermost; split and init move together): the alpha sweep, then the lambda sweep."""
+    return [c for s in config.seeds_of("modadd", profile, seeds)
+            for c in (config.sweep("modadd", profile, "alpha", alphas, data_seed=s, init_seed=s, **overrides)
+                      + config.sweep("modadd", profile, "weight_decay", weight_decays, data_seed=s, init_seed=s,
+                                     **overrides))]
 
 
 def sparse(profile: str = "default", alphas=None, weight_decays=None, d=None, n_train=None, k=None, lr=None,
@@ -73,22 +76,22 @@ def matrix_completion(profile: str = "default", alpha=None, weight_decay=None, l
     return start(profile, parameters, configs, [_matrix_completion_config("default")], output_path)
 
 
-def modadd(profile: str = "default", alphas=None, weight_decays=None, p=None, train_frac=None, width=None, lr=None,
-           steps=None, device=None, *, output_path=None) -> Run:
-    """Paper B's two-layer net on modular addition: the alpha sweep, then the lambda sweep (fixed steps)."""
+def modadd(profile: str = "default", alphas=None, weight_decays=None, seeds=None, p=None, train_frac=None, width=None,
+           lr=None, steps=None, device=None, *, output_path=None) -> Run:
+    """Paper B's two-layer net on modular addition: per seed, the alpha sweep, then the lambda sweep (fixed steps)."""
     overrides = {"p": p, "train_frac": train_frac, "width": width, "lr": lr, "steps": steps, "device": device}
-    configs = _modadd_configs(profile, alphas, weight_decays, **overrides)
-    parameters = {"profile": profile, "alphas": alphas, "weight_decays": weight_decays, **overrides}
+    configs = _modadd_configs(profile, alphas, weight_decays, seeds, **overrides)
+    parameters = {"profile": profile, "alphas": alphas, "weight_decays": weight_decays, "seeds": seeds, **overrides}
     return start(profile, parameters, configs, _modadd_configs("default"), output_path)
 
 
-def init_scale(profile: str = "default", alphas=None, weight_decays=None, p=None, train_frac=None, width=None,
-               lr=None, beta2=None, steps=None, device=None, *, output_path=None) -> Run:
-    """The bridge to Part A: Paper A's MLP and AdamW from alpha times the standard init, alpha x lambda."""
+def init_scale(profile: str = "default", alphas=None, weight_decays=None, seeds=None, p=None, train_frac=None,
+               width=None, lr=None, beta2=None, steps=None, device=None, *, output_path=None) -> Run:
+    """The bridge to Part A: Paper A's MLP and AdamW from alpha times the standard init, seed x alpha x lambda."""
     overrides = {"p": p, "train_frac": train_frac, "width": width, "lr": lr, "beta2": beta2, "steps": steps,
                  "device": device}
-    configs = bridge.sweep(profile, alphas, weight_decays, **overrides)
-    parameters = {"profile": profile, "alphas": alphas, "weight_decays": weight_decays, **overrides}
+    configs = bridge.sweep(profile, alphas, weight_decays, seeds, **overrides)
+    parameters = {"profile": profile, "alphas": alphas, "weight_decays": weight_decays, "seeds": seeds, **overrides}
     return start(profile, parameters, configs, bridge.sweep("default"), output_path)
 
 

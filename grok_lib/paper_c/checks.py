@@ -10,7 +10,7 @@ from typing import Sequence
 
 import numpy as np
 
-from ..claims import Result, share_verdict
+from ..claims import Result, across_seeds, share_verdict
 from ..history import History
 from ..tables import at_resolution
 from . import measure, modadd, theory
@@ -310,7 +310,17 @@ def _predicted(fit: ShapeFit, f: float) -> str:
 
 
 def evaluate_data_ratio(histories: Sequence[History], level: float = modadd.LEVEL) -> Result:
-    """C.modadd.data_ratio on the data-ratio sweep."""
+    """C.modadd.data_ratio on the data-ratio sweep, judged on each seed's sweep (the MLP's grokking epoch moves
+    with the seed and with the last bits of the arithmetic): it holds only where it holds for every seed."""
+    seeds = sorted({int(h.config["data_seed"]) for h in histories})
+    if len(seeds) == 1:
+        return _data_ratio_result(histories, level)
+    per_seed = [[_data_ratio_result([h for h in histories if int(h.config["data_seed"]) == s], level)] for s in seeds]
+    return across_seeds(per_seed, seeds)[0]
+
+
+def _data_ratio_result(histories: Sequence[History], level: float) -> Result:
+    """C.modadd.data_ratio on one sweep (one seed, or several pooled by their geometric mean)."""
     m = modadd.measure_data_ratio(histories, level)
     fitted, censored = m.fitted, m.censored
     dts = "; ".join(

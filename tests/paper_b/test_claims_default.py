@@ -23,7 +23,7 @@ EXPECTED = {
     "B.mc.recovery": "reproduced",
     "B.mc.clock": "reproduced",
     "B.modadd.alpha_order": "partly",
-    "B.modadd.lambda_order": "reproduced",
+    "B.modadd.lambda_order": "partly",  # reproduced on 2 of 3 seeds (issue 25: judged over seeds)
     "B.modadd.clock": "partly",
     "B.bridge.delay": "reproduced",
     "B.bridge.clock": "not reproduced",
@@ -44,8 +44,8 @@ def test_default_profile_verdicts():
     results = (claims_b.evaluate_sparse(*selection.split_sparse(sparse))
                + claims_b.evaluate_regimes(selection.sparse_runs(kr), selection.misgrokking_run(kr))
                + claims_b.evaluate_matrix_completion(selection.matrix_completion_run(histories("matrix_completion")))
-               + claims_b.evaluate_modadd(*selection.split_modadd(histories("modular_addition")))
-               + claims_b.evaluate_bridge(selection.bridge_runs(histories("init_scale_adamw"))))
+               + claims_b.evaluate_modadd(histories("modular_addition"))
+               + claims_b.evaluate_bridge(histories("init_scale_adamw")))
     assert {r.claim.id: r.verdict for r in results} == EXPECTED
 
 

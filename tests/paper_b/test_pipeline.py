@@ -68,8 +68,8 @@ def test_claims_evaluate_on_short_runs(runs):
     results = (claims.evaluate_sparse(a, lam)
                + claims.evaluate_regimes(selection.sparse_runs(kr), selection.misgrokking_run(kr))
                + claims.evaluate_matrix_completion(selection.matrix_completion_run(runs["matrix_completion"].histories))
-               + claims.evaluate_modadd(*selection.split_modadd(runs["modular_addition"].histories))
-               + claims.evaluate_bridge(selection.bridge_runs(runs["init_scale_adamw"].histories)))
+               + claims.evaluate_modadd(runs["modular_addition"].histories)
+               + claims.evaluate_bridge(runs["init_scale_adamw"].histories))
     assert [r.claim.id for r in results] == list(claims.REGISTRY)
     assert all(isinstance(r, Result) and r.verdict in VERDICTS and r.measured for r in results)
 
