@@ -57,6 +57,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+import grok_lib  # noqa: E402,F401  before numpy and torch: it pins the arithmetic (grok_lib/arithmetic.py)
+
 #: The oldest torch this script claims to run on (the GPU machines' preinstalled one).
 OLDEST_TORCH = (2, 11)
 #: Members of the benchmark stacks and of the paper sweep (Figures 1 and 3).

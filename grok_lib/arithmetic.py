@@ -70,10 +70,23 @@ def mode() -> str:
     return value
 
 
+def can_pin() -> bool:
+    """Whether this machine runs the pinned kernels: an x86-64 CPU with AVX2 and FMA (the libraries do not
+    check a forced kernel against the CPU; elsewhere forcing one would crash, so nothing is pinned there)."""
+    if platform.machine().lower() not in ("x86_64", "amd64"):
+        return False
+    try:
+        with open("/proc/cpuinfo") as f:
+            flags = next((line.split(":", 1)[1].split() for line in f if line.startswith("flags")), [])
+    except OSError:
+        return False
+    return "avx2" in flags and "fma" in flags
+
+
 def pin() -> None:
     """Set the pins in this process's environment (before numpy and torch load; a no-op under
-    ``GROK_ARITHMETIC=native``). Child processes inherit them."""
-    if mode() == "native":
+    ``GROK_ARITHMETIC=native`` and on a machine that cannot run them). Child processes inherit them."""
+    if mode() == "native" or not can_pin():
         return
     wrong = {k: v for k, v in PINS.items() if os.environ.get(k) != v}
     if wrong:
@@ -129,9 +142,10 @@ def _openblas(numpy) -> tuple[str | None, str | None, int | None]:
             threads = getattr(lib, f"scipy_openblas_get_num_threads{suffix}", None)
             if core is not None and config is not None:
                 core.restype = config.restype = ctypes.c_char_p
-                words = config().decode().split()
+                words = (config() or b"").decode(errors="replace").split()
                 version = words[1] if len(words) > 1 else None
-                return version, core().decode(), int(threads()) if threads is not None else None
+                name = (core() or b"").decode(errors="replace") or None
+                return version, name, int(threads()) if threads is not None else None
     return None, None, None
 
 
@@ -186,6 +200,7 @@ def _warn_once(facts: dict) -> None:
         return
     _warned = True
     why = (f"{' and '.join(_late)} loaded before grok_lib" if _late else
+           "this CPU has no AVX2 and FMA" if not can_pin() else
            "; ".join(f"{k} is {facts[k]!r}, not {v!r}" for k, v in PINNED_STATE.items() if facts[k] != v))
     warnings.warn(f"grok_lib: the pinned arithmetic is not in force ({why}): this process computes in other "
                   f"arithmetic, so its numbers are compared with the book's within the measured envelope",
@@ -205,7 +220,8 @@ def book_recording(path=None) -> dict:
     from .paths import BOOK_ARITHMETIC
 
     try:
-        return json.loads(open(path or BOOK_ARITHMETIC).read())
+        with open(path or BOOK_ARITHMETIC) as f:
+            return json.loads(f.read())
     except FileNotFoundError:
         return {}
 
@@ -219,7 +235,7 @@ def tier() -> str:
 
 def shell_exports() -> str:
     """The pins as ``VAR=value`` words, for make's ``export`` (empty under GROK_ARITHMETIC=native)."""
-    return "" if mode() == "native" else " ".join(f"{k}={v}" for k, v in PINS.items())
+    return "" if mode() == "native" or not can_pin() else " ".join(f"{k}={v}" for k, v in PINS.items())
 
 
 if __name__ == "__main__":

@@ -73,7 +73,12 @@ def across_seeds(per_seed: Sequence[Sequence[Result]], seeds: Sequence[int]) -> 
     ``seeds[i]``'s runs, the same claims in the same order). A chaotic run (an MLP that groks) moves
     by tens of epochs with the last bits of its arithmetic, so a verdict holds only if it holds for
     every seed: the common verdict where all seeds agree, else "partly", saying on how many seeds
-    the claim is reproduced. The measured text names each seed's verdict and its numbers."""
+    the claim is reproduced. The measured text names each seed's verdict and its numbers. One seed:
+    its results as they are."""
+    if len(per_seed) != len(seeds):
+        raise ValueError(f"{len(per_seed)} seeds' results for {len(seeds)} seeds")
+    if len(seeds) == 1:
+        return list(per_seed[0])
     out = []
     for i, first in enumerate(per_seed[0]):
         results = [rs[i] for rs in per_seed]

@@ -30,6 +30,7 @@ from typing import Optional, Sequence
 
 from .history import History
 from .plans import plan
+from .arithmetic import arithmetic_id
 from .runs import missing_groups, train_task
 from .store import RunStore
 
@@ -47,7 +48,8 @@ def run_all_on(client, configs: Sequence, store_root: Optional[Path | str] = Non
     root = str(store.root.resolve())
     plans = [plan(c) for c in configs]
     tasks = [[p.config for p in group] for group in missing_groups(plans, store, stack)]
-    client.gather([client.submit(train_task, task, root, pure=False) for task in tasks])  # raises a worker's error
+    # each worker checks it computes in this process's arithmetic (else its keys would not be ours)
+    client.gather([client.submit(train_task, task, root, None, arithmetic_id(), pure=False) for task in tasks])
     histories = []
     for p in plans:
         history = store.load(p.key)

@@ -197,25 +197,37 @@ def retrain_prefix(config, steps: int) -> dict[int, dict[str, float]]:
     return rows
 
 
-def compare_prefix(history: History, rows: dict[int, dict[str, float]], rtol: float) -> list[str]:
-    """Where the retrained ``rows`` differ from the recorded ``history`` by more than ``rtol`` (relative,
-    with an absolute floor of ``rtol`` for values near 0): one line per metric, empty if none."""
-    problems = []
+def prefix_errors(history: History, rows: dict[int, dict[str, float]], floor: float) -> dict[str, tuple[float, int]]:
+    """Per metric of the retrained ``rows``: the largest relative difference from the recorded ``history``
+    (against the recorded value, with an absolute floor of ``floor`` for values near 0, of 1 for
+    accuracies; NaN on one side only counts as infinite) and the step where it is largest. A KeyError
+    names steps the recording does not have."""
     index = {int(s): i for i, s in enumerate(history.steps)}
     missing = [s for s in rows if s not in index]
     if missing:
-        return [f"steps {missing[:5]} were not recorded"]
+        raise KeyError(f"steps {missing[:5]} were not recorded")
+    out = {}
     for name in sorted(next(iter(rows.values()))):
         if name not in history.metrics:
-            problems.append(f"{name}: not in the recording")
+            out[name] = (math.inf, -1)
             continue
         got = np.array([rows[s][name] for s in sorted(rows)])
         want = np.array([history.metrics[name][index[s]] for s in sorted(rows)])
-        both_nan = np.isnan(got) & np.isnan(want)
-        err = np.abs(got - want) / np.maximum(np.abs(want), 1.0 if name.endswith("acc") else rtol)
-        err[both_nan] = 0.0
-        worst = float(np.nanmax(np.where(np.isnan(err), math.inf, err)))
-        if worst > rtol:
-            step = sorted(rows)[int(np.nanargmax(np.where(np.isnan(err), math.inf, err)))]
-            problems.append(f"{name}: relative difference {worst:.3g} at step {step} (tolerance {rtol:g})")
-    return problems
+        err = np.abs(got - want) / np.maximum(np.abs(want), 1.0 if name.endswith("acc") else floor)
+        err = np.where(np.isnan(got) & np.isnan(want), 0.0, np.where(np.isnan(err), math.inf, err))
+        out[name] = (float(err.max()), sorted(rows)[int(err.argmax())])
+    return out
+
+
+def compare_prefix(history: History, rows: dict[int, dict[str, float]], rtol: float | dict[str, float]) -> list[str]:
+    """Where the retrained ``rows`` differ from the recorded ``history`` by more than ``rtol`` (relative,
+    with an absolute floor of 1e-6 for values near 0; one number for every metric, or one per metric
+    as the measured envelope gives them): one line per metric, empty if none."""
+    try:
+        errors = prefix_errors(history, rows, 1e-6)
+    except KeyError as err:
+        return [err.args[0]]
+    tol = (lambda name: rtol.get(name, 0.0)) if isinstance(rtol, dict) else (lambda name: rtol)  # noqa: E731
+    return [f"{name}: not in the recording" if step < 0 else
+            f"{name}: relative difference {worst:.3g} at step {step} (tolerance {tol(name):g})"
+            for name, (worst, step) in errors.items() if worst > tol(name)]

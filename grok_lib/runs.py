@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 from typing import Optional, Sequence
 
+from .arithmetic import arithmetic_id
 from .config import ConfigError
 from .history import History
 from .plans import Plan, groups, largest_first, plan, raise_if_diverged
@@ -68,10 +69,15 @@ def run_all(configs: Sequence, store: Optional[RunStore] = None, progress: bool 
     return histories
 
 
-def train_task(configs: list, root: str, threads: Optional[int] = None) -> list[str]:
+def train_task(configs: list, root: str, threads: Optional[int] = None, arithmetic: Optional[str] = None) -> list[str]:
     """One task of :func:`missing_groups` (the configs of one group), trained into the store at
     ``root`` in this process with ``threads`` torch threads (None: leave as is); returns the
-    keys written. What worker processes and cluster workers run."""
+    keys written. What worker processes and cluster workers run. ``arithmetic``: the id of the
+    asking process's arithmetic; a worker in another one would write entries under keys the asker
+    never reads, so it refuses in one line."""
+    if arithmetic is not None and arithmetic != arithmetic_id():
+        raise RuntimeError(f"this worker computes in arithmetic {arithmetic_id()}, not the asking process's "
+                           f"{arithmetic}: start it with the same GROK_ARITHMETIC and pins (grok_lib/arithmetic.py)")
     if threads is not None:
         import torch
 
@@ -108,7 +114,8 @@ def _train_in_processes(tasks: list[list[Plan]], store: RunStore, workers: int, 
               flush=True)
     t0 = time.perf_counter()
     with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
-        futures = [pool.submit(train_task, [p.config for p in task], str(store.root), threads) for task in tasks]
+        futures = [pool.submit(train_task, [p.config for p in task], str(store.root), threads, arithmetic_id())
+                   for task in tasks]
         for done, future in enumerate(as_completed(futures), 1):
             keys = future.result()  # raises a worker's error here
             if progress:

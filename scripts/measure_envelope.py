@@ -10,8 +10,9 @@ run keys name the arithmetic, so the variants share the run store without mixing
 ``tests/figure_numbers/envelope.json``:
 
 - ``figures``: per figure and number, ``[lo, hi]`` over the book and the variants;
-- ``prefix``: per recorded set, the largest relative difference of its retrained first steps
-  between any two arithmetics (the recording included): the tolerance in other arithmetic;
+- ``prefix``: per recorded set, the largest relative difference (as ``tests/test_recorded.py``
+  measures it) between the recording and its first steps retrained in the book's arithmetic or in
+  any variant, rounded up to two digits: the tolerance in other arithmetic;
 - ``verdicts``: every claim's verdict in each variant (the book's verdicts must not differ).
 
     .venv/bin/python scripts/measure_envelope.py              # every variant (about 10 min each)
@@ -22,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import subprocess
 import sys
@@ -38,11 +40,14 @@ OUT = ROOT / "tests" / "figure_numbers" / "envelope.json"
 #: The arithmetic variants this machine offers besides the pinned one: the libraries' own choices,
 #: and the other branch of each of the three.
 VARIANTS = {
-    "native": {},  # MKL AUTO, ATen's best capability, OpenBLAS's detected core
-    "aten_default_mkl_compatible_openblas_zen": {"ATEN_CPU_CAPABILITY": "default", "MKL_CBWR": "COMPATIBLE",
-                                                 "OPENBLAS_CORETYPE": "Zen"},
+    "native": {},  # MKL AUTO, ATen's best capability (AVX512 here), OpenBLAS's detected core (SkylakeX here)
     "aten_avx2_mkl_auto_openblas_skylakex": {"ATEN_CPU_CAPABILITY": "avx2", "OPENBLAS_CORETYPE": "SkylakeX"},
+    # slower (no vectorised ATen kernels); OpenBLAS's "Zen" is an alias of Haswell, so Sandybridge (AVX)
+    "aten_default_mkl_compatible_openblas_sandybridge": {"ATEN_CPU_CAPABILITY": "default", "MKL_CBWR": "COMPATIBLE",
+                                                         "OPENBLAS_CORETYPE": "Sandybridge"},
 }
+#: Each variant's measurements, kept so that a failure later (or a rerun) does not lose them.
+SAMPLES = ROOT / ".cache" / "envelope"
 #: Steps of each recorded set's prefix (as tests/test_recorded.py retrains).
 PREFIX_STEPS = 200
 
@@ -82,8 +87,10 @@ def notebook_verdicts(folder: Path) -> dict:
     def execute(nb: Path) -> None:
         out = folder / nb.parent.name / nb.name
         out.parent.mkdir(parents=True, exist_ok=True)
-        subprocess.run([sys.executable, str(ROOT / "scripts" / "rerun.py"), str(nb), str(out)], check=True,
-                       capture_output=True, text=True)
+        proc = subprocess.run([sys.executable, str(ROOT / "scripts" / "rerun.py"), str(nb), str(out)],
+                              capture_output=True, text=True)
+        if proc.returncode != 0:
+            raise RuntimeError(f"{nb.relative_to(ROOT)} failed in this arithmetic:\n{(proc.stdout + proc.stderr)[-2000:]}")
 
     with ThreadPoolExecutor(2) as pool:
         list(pool.map(execute, notebooks))
@@ -100,6 +107,9 @@ def worker(out: Path) -> None:
     subprocess.run([sys.executable, str(ROOT / "scripts" / "train_book_runs.py")], check=True)
     with tempfile.TemporaryDirectory() as tmp:
         verdicts = notebook_verdicts(Path(tmp))
+    missing = sorted(set(book_verdicts()) - set(verdicts))
+    if missing:
+        raise RuntimeError(f"the notebooks recorded no verdict for {', '.join(missing[:5])}")
     result = {"arithmetic": arithmetic.describe(), "figures": figure_values(), "prefix": prefixes(),
               "verdicts": verdicts}
     out.write_text(json.dumps(result, sort_keys=True))
@@ -111,37 +121,28 @@ def book_verdicts() -> dict:
     return {f"{r['id']}|{r['setting']}": r["verdict"] for r in claims.load_records(setting=None)}
 
 
-def prefix_spread(samples: list[dict], recorded_rows: dict) -> dict:
-    """Per set: the largest relative difference (as recorded.compare_prefix measures it) between the
-    recording and any sample, and between any two samples."""
-    import numpy as np
-
-    out = {}
-    for name, rec in recorded_rows.items():
-        series = [rec] + [s[name] for s in samples if name in s]
-        worst = 0.0
-        for i in range(len(series)):
-            for j in range(i + 1, len(series)):
-                for step in series[i].keys() & series[j].keys():
-                    for metric, a in series[i][step].items():
-                        b = series[j][step].get(metric)
-                        if b is None or (np.isnan(a) and np.isnan(b)):
-                            continue
-                        floor = 1.0 if metric.endswith("acc") else 1e-6
-                        worst = max(worst, abs(a - b) / max(abs(b), floor))
-        out[name] = {"rtol": float(f"{worst:.3g}"), "steps": PREFIX_STEPS}
-    return out
-
-
-def recorded_prefixes() -> dict:
-    """The recorded sets' own first steps (as the recordings hold them)."""
+def prefix_tolerance(samples: list[dict]) -> dict:
+    """Per recorded set and metric: the largest relative difference between the recording and its retrained
+    first steps in any of the ``samples`` (as tests/test_recorded.py measures it), rounded up to two
+    significant digits. Per metric, since they differ by orders of magnitude (a bias's gradient norm, a
+    small difference of large terms, moves by percents where the losses move by 1e-4)."""
     from grok_lib import recorded
+
+    def up(x: float) -> float:
+        if not 0 < x < math.inf:
+            return x
+        unit = 10.0 ** (math.floor(math.log10(x)) - 1)
+        return float(f"{math.ceil(x / unit) * unit:.2g}")
 
     out = {}
     for name, (_, configs, _) in recorded.definitions().items():
-        h = recorded.load(name, configs()).histories[-1]
-        keep = [i for i, s in enumerate(h.steps) if s <= PREFIX_STEPS]
-        out[name] = {str(int(h.steps[i])): {m: float(v[i]) for m, v in h.metrics.items()} for i in keep}
+        history = recorded.load(name, configs()).histories[-1]
+        worst: dict[str, float] = {}
+        for sample in samples:
+            rows = {int(step): row for step, row in sample[name].items()}
+            for metric, (w, _) in recorded.prefix_errors(history, rows, 1e-6).items():
+                worst[metric] = max(worst.get(metric, 0.0), w)
+        out[name] = {"rtol": {m: up(w) for m, w in sorted(worst.items())}, "steps": PREFIX_STEPS}
     return out
 
 
@@ -179,14 +180,18 @@ def main() -> int:
         ap.error("run this in the arithmetic the book is recorded in (book/arithmetic.json): "
                  f"this process computes in {arithmetic.summary()}")
     samples = {}
-    with tempfile.TemporaryDirectory() as tmp:
-        for name in args.variants:
-            t0 = time.perf_counter()
-            out = Path(tmp) / f"{name}.json"
+    SAMPLES.mkdir(parents=True, exist_ok=True)
+    for name in args.variants:
+        t0 = time.perf_counter()
+        out = SAMPLES / f"{name}.json"  # kept: a rerun measures only the variants not yet measured
+        if not out.exists():
             subprocess.run([sys.executable, __file__, "--worker", str(out)], env=variant_env(name), check=True)
-            samples[name] = json.loads(out.read_text())
-            print(f"variant {name}: {arithmetic.summary(samples[name]['arithmetic'])} "
-                  f"({time.perf_counter() - t0:.0f} s)", flush=True)
+        samples[name] = json.loads(out.read_text())
+        print(f"variant {name}: {arithmetic.summary(samples[name]['arithmetic'])} "
+              f"({time.perf_counter() - t0:.0f} s)", flush=True)
+    ids = [s["arithmetic"]["id"] for s in samples.values()] + [arithmetic.arithmetic_id()]
+    if len(set(ids)) < len(ids):
+        ap.error(f"two variants computed in the same arithmetic: {ids}")
     book = figure_values()
     envelope = {
         "about": "The spread of the book's numbers across the arithmetic variants of one machine "
@@ -195,9 +200,10 @@ def main() -> int:
         "variants": {n: {"env": VARIANTS[n], "arithmetic": s["arithmetic"]} for n, s in samples.items()},
         "figures": {fig: figure_numbers.envelope([book[fig]] + [s["figures"][fig] for s in samples.values()])
                     for fig in book},
-        "prefix": prefix_spread([prefixes()] + [s["prefix"] for s in samples.values()], recorded_prefixes()),
+        "prefix": prefix_tolerance([prefixes()] + [s["prefix"] for s in samples.values()]),
         "verdicts": {"book": book_verdicts()} | {n: s["verdicts"] for n, s in samples.items()},
     }
+    OUT.write_text(json.dumps(envelope, indent=1, sort_keys=True) + "\n")
     envelope["lr_1pct"] = lr_check(envelope["figures"])
     OUT.write_text(json.dumps(envelope, indent=1, sort_keys=True) + "\n")
     moved = {n: sorted(k for k, v in s["verdicts"].items() if envelope["verdicts"]["book"].get(k) != v)

@@ -280,7 +280,5 @@ def evaluate_activations(histories: Sequence[History]) -> list[Result]:
 def across_seeds(evaluate, seeds: Sequence[Sequence[History]]) -> list[Result]:
     """One result per claim of ``evaluate`` over several seeds' sweeps (:func:`grok_lib.claims.across_seeds`:
     the common verdict where every seed agrees, else "partly", with each seed's verdict and numbers)."""
-    if len(seeds) == 1:
-        return evaluate(seeds[0])
     return core_across_seeds([evaluate(histories) for histories in seeds],
                              [int(histories[0].config["data_seed"]) for histories in seeds])

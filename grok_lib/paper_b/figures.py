@@ -535,8 +535,9 @@ def bridge_reading(histories: Sequence[History]) -> dict[str, str]:
              for a, b in zip(by_lam[lo][1:], by_lam[hi][1:])]
     seeds = selection.seeds([h for h in histories if h.meta.get("model") == "paper_b.init_scale"])
     tables = {s: bridge_table(histories, s) for s in seeds}
-    spread = {c: max(max(t[i][c] for t in tables.values()) - min(t[i][c] for t in tables.values())
-                     for i in range(len(rows))) for c in ("fit step", "grok step")}
+    finite = lambda c, i: [t[i][c] for t in tables.values() if math.isfinite(t[i][c])]  # noqa: E731 (never: NaN)
+    spread = {c: max((max(v) - min(v) for i in range(len(rows)) if (v := finite(c, i))), default=math.nan)
+              for c in ("fit step", "grok step")}
     out = {
         "br_moves": "; ".join(f"from {_shown(by_lam[lam][0]['grok step'])} to {_shown(by_lam[lam][-1]['grok step'])} "
                               f"at λ = {lam:g}" for lam in lams),

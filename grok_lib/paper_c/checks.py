@@ -313,14 +313,12 @@ def evaluate_data_ratio(histories: Sequence[History], level: float = modadd.LEVE
     """C.modadd.data_ratio on the data-ratio sweep, judged on each seed's sweep (the MLP's grokking epoch moves
     with the seed and with the last bits of the arithmetic): it holds only where it holds for every seed."""
     seeds = sorted({int(h.config["data_seed"]) for h in histories})
-    if len(seeds) == 1:
-        return _data_ratio_result(histories, level)
     per_seed = [[_data_ratio_result([h for h in histories if int(h.config["data_seed"]) == s], level)] for s in seeds]
     return across_seeds(per_seed, seeds)[0]
 
 
 def _data_ratio_result(histories: Sequence[History], level: float) -> Result:
-    """C.modadd.data_ratio on one sweep (one seed, or several pooled by their geometric mean)."""
+    """C.modadd.data_ratio on one seed's sweep."""
     m = modadd.measure_data_ratio(histories, level)
     fitted, censored = m.fitted, m.censored
     dts = "; ".join(
