@@ -25,6 +25,7 @@ This module imports neither numpy nor torch at import time (it must run before t
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import glob
 import hashlib
@@ -212,6 +213,23 @@ def summary(facts: dict | None = None) -> str:
     f = facts or describe()
     what = "pinned" if f["pinned"] else "other arithmetic"
     return (f"{what} (MKL {f['mkl_cbwr']}, ATen {f['aten']}, OpenBLAS {f['openblas_core']}) on {f['cpu']}")
+
+
+@contextlib.contextmanager
+def one_thread():
+    """Train in one torch thread. Under the pinned arithmetic MKL's COMPATIBLE sgemm gives other last bits
+    with another thread count (measured: a 3220x256 @ 256x113 product differs between one and two threads;
+    under MKL's AUTO it did not), so a run's numbers would depend on the process that trains it. The
+    book's training workers run one thread each anyway; a run trained in a notebook, a test or a script
+    now gets the same numbers as theirs."""
+    import torch
+
+    before = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(before)
 
 
 def book_recording(path=None) -> dict:

@@ -190,8 +190,9 @@ def retrain_prefix(config, steps: int) -> dict[int, dict[str, float]]:
         rows[step] = {k: float(v) for k, v in row.items() if k != "member"}
 
     try:
-        kind_of(config).train([config], device="cpu", resume=None, on_checkpoint=None, progress=False,
-                              callbacks=(keep,))
+        with arithmetic.one_thread():  # as the store trains every run
+            kind_of(config).train([config], device="cpu", resume=None, on_checkpoint=None, progress=False,
+                                  callbacks=(keep,))
     except _Enough:
         pass
     return rows

@@ -335,14 +335,15 @@ class RunStore:
                 keys = [p.key for p in todo]
                 ckpt_key = keys[0] if len(keys) == 1 else "stack-" + sha256(",".join(keys).encode())[:20]
                 self._remove_temp_of([*keys, ckpt_key])
-                histories = kind.train(
-                    [p.config for p in todo],
-                    device=device,
-                    resume=self.load_checkpoint(ckpt_key, todo),
-                    on_checkpoint=lambda arrays: self.save_checkpoint(ckpt_key, arrays),
-                    progress=progress,
-                    callbacks=callbacks,
-                )
+                with arithmetic.one_thread():  # the same numbers in any process (MKL's CNR needs a fixed count)
+                    histories = kind.train(
+                        [p.config for p in todo],
+                        device=device,
+                        resume=self.load_checkpoint(ckpt_key, todo),
+                        on_checkpoint=lambda arrays: self.save_checkpoint(ckpt_key, arrays),
+                        progress=progress,
+                        callbacks=callbacks,
+                    )
                 for p, history in zip(todo, histories):
                     problem = history_problem(history)
                     if problem:

@@ -5,21 +5,22 @@ that breaks a reproduced claim fails CI)."""
 import pytest
 
 from grok_lib import claims
-from grok_lib.paper_a import claims as claims_a
+from grok_lib.paper_a import claims as claims_a, setup
 from grok_lib.paper_a.dln import claims as claims_linear
 from grok_lib.paper_a.dln.config import sweep as deep_linear_sweep
 from grok_lib.paper_a.config import profile_config, weight_decay_sweep
 from grok_lib.runs import run_all
 
-#: The verdicts of the default profile (see the claims report for the measured numbers).
+#: The verdicts of the default profile (see the claims report for the measured numbers); the MLP claims are
+#: judged over seeds 0-2 (the book's runs and the recorded seeds 1 and 2: claims.across_seeds).
 EXPECTED = {
     "A.fig1.train_fit": "reproduced",
     "A.fig1.grok_window": "partly",
     "A.fig1.wd_order": "reproduced",
     "A.fig2.fourier": "partly",
-    "A.fig2.polygon": "reproduced",
+    "A.fig2.polygon": "partly",  # reproduced on seeds 0 and 2, not on seed 1 at λ = 0.6
     "A.fig3.srank_range": "partly",
-    "A.fig3.after_fit": "reproduced",
+    "A.fig3.after_fit": "partly",  # reproduced on seeds 0 and 2, not on seed 1 at λ = 1
     "A.fig3.clock_ratio": "partly",  # in range at the book's thresholds, not across the grid
     "A.prop42.head_dominated": "reproduced",  # judged on the fitting phase, in epochs
     "A.relu.frozen_patterns": "not reproduced",
@@ -45,7 +46,8 @@ def test_every_registered_claim_has_an_expected_verdict():
 @pytest.mark.slow
 def test_default_profile_verdicts():
     histories = run_all(weight_decay_sweep(profile_config("default")), progress=False)
-    got = {r.claim.id: r.verdict for evaluate in EVALUATORS for r in evaluate(histories)}
+    seeds = [histories, *setup.seed_sweeps()[1:]]
+    got = {r.claim.id: r.verdict for evaluate in EVALUATORS for r in claims_a.across_seeds(evaluate, seeds)}
     linear = run_all(deep_linear_sweep("default"), progress=False)
     got |= {r.claim.id: r.verdict for r in claims_linear.evaluate_deep_linear(linear)}
     assert got == EXPECTED
@@ -70,7 +72,7 @@ def test_mlp_claims_are_recorded_at_every_setting():
         assert sorted(r["id"] for r in records) == mlp, setting
         assert all(r["setting"] == setting and r["verdict"] in claims.VERDICTS for r in records)
     seeds = claims.load_records(setting="seeds")
-    assert all(" seeds (seed 0: " in r["measured"] for r in seeds)
+    assert all("seed 0 (" in r["measured"] and "seed 2 (" in r["measured"] for r in seeds)
 
 
 def test_settings_table_has_a_column_per_setting(tmp_path):

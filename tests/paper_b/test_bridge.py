@@ -28,11 +28,15 @@ def test_profiles_sweep_and_round_trip():
     paper = bridge.profile_config("paper")
     assert (paper.p, paper.d_embed, paper.width, paper.lr, paper.beta1, paper.beta2) == (113, 128, 512, 1e-3, 0.9, 0.98)
     configs = bridge.sweep("default")
-    assert len(configs) == 8 and {c.weight_decay for c in configs} == {0.6, 1.0}
+    assert len(configs) == 24 and {c.weight_decay for c in configs} == {0.6, 1.0}
+    assert [c.data_seed for c in configs] == [0] * 8 + [1] * 8 + [2] * 8 and all(c.init_seed == c.data_seed for c in configs)
     assert sorted({c.alpha for c in configs}) == [1.0, 10.0, 100.0, 1000.0]
     assert all(bridge.InitScaleConfig.from_dict(c.to_dict()) == c for c in configs)
     with pytest.raises(ConfigError, match="alphas"):
         bridge.sweep("ci", alphas=[1.0, 1.0])
+    for bad in ([0, 0], [0.5], [-1], []):
+        with pytest.raises(ConfigError, match="seeds"):
+            bridge.sweep("ci", seeds=bad)
     with pytest.raises(ConfigError, match="unknown"):
         bridge.profile_config("ci", beta3=0.5)
     assert bridge.predicted_delay(bridge.profile_config("default", alpha=math.e, weight_decay=0.5)) == pytest.approx(100)
