@@ -151,6 +151,7 @@ def test_only_the_committed_settings_count_as_committed(tmp_path, monkeypatch):
     ci = mlp_config.sweep("ci", [0.6], device="cpu")
     monkeypatch.setattr(notebook, "run_all", lambda plans, store=None: [None] * len(plans))
     monkeypatch.setattr("torch.cuda.is_available", lambda: False)  # the committed book is the CPU's
+    monkeypatch.setattr("grok_lib.arithmetic.tier", lambda: "exact")  # in the book's arithmetic (below: not)
     assert notebook.start("ci", {}, ci, ci).committed  # the same keys as the committed configs
     other = notebook.start("ci", {}, mlp_config.sweep("ci", [0.7]), ci, output_path=str(tmp_path / "o.ipynb"))
     assert other.output == tmp_path / "o_outputs"
@@ -158,6 +159,15 @@ def test_only_the_committed_settings_count_as_committed(tmp_path, monkeypatch):
     assert notebook.start("default", {}, mlp_config.sweep("paper", width=256, epochs=4500), default).committed
     assert not notebook.start("default", {}, mlp_config.sweep("default", epochs=4499), default,
                               output_path=str(tmp_path / "o.ipynb")).committed
+
+
+def test_the_committed_settings_in_other_arithmetic_do_not_write_the_book(tmp_path, monkeypatch):
+    ci = mlp_config.sweep("ci", [0.6], device="cpu")
+    monkeypatch.setattr(notebook, "run_all", lambda plans, store=None: [None] * len(plans))
+    monkeypatch.setattr("torch.cuda.is_available", lambda: False)
+    monkeypatch.setattr("grok_lib.arithmetic.tier", lambda: "envelope")
+    run = notebook.start("ci", {}, ci, ci, output_path=str(tmp_path / "o.ipynb"))
+    assert not run.committed and run.output == tmp_path / "o_outputs"
 
 
 def test_the_rerun_script_runs_a_notebook_into_its_own_folder(tmp_path, book_unchanged):
