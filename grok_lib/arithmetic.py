@@ -247,7 +247,7 @@ def book_recording(path=None) -> dict:
 def tier() -> str:
     """How this process's numbers compare with the committed book's: ``exact`` where its
     arithmetic is the recording's (the same floats), ``envelope`` elsewhere (within the spread
-    measured across one machine's arithmetic variants: ``tests/figure_numbers/envelope.json``)."""
+    measured across one machine's arithmetic variants: ``book/envelope.json``)."""
     return "exact" if arithmetic_id() == book_recording().get("id") else "envelope"
 
 

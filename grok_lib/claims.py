@@ -40,6 +40,7 @@ class Result:
     claim: Claim
     measured: str  # the measured numbers, in words
     verdict: str  # one of VERDICTS
+    verdict_here: str = ""  # where :func:`across_arithmetic` changed the verdict: the one this arithmetic alone gives
 
     def __post_init__(self):
         if self.verdict not in VERDICTS:
@@ -96,6 +97,33 @@ def across_seeds(per_seed: Sequence[Sequence[Result]], seeds: Sequence[int]) -> 
     return out
 
 
+def across_arithmetic(results: Sequence[Result], setting: str = "default", envelope: Path | None = None) -> list[Result]:
+    """``results`` of the book's own settings held against the same claims in the arithmetic variants of one
+    machine (the envelope's verdicts, :data:`grok_lib.paths.ENVELOPE`): a verdict holds only where every
+    measured arithmetic gives it too (a run that groks turns last-bit differences into other epochs);
+    where one does not, the verdict is "partly", the measured text says which arithmetic gave what, and
+    the verdict of this arithmetic alone is kept as ``verdict_here``."""
+    try:
+        measured = json.loads((envelope or paths.ENVELOPE).read_text())
+    except FileNotFoundError:
+        return list(results)
+    variants = {name: v for name, v in measured["verdicts"].items() if name != "book"}
+    kernels = {name: "MKL {mkl_cbwr}, ATen {aten}, OpenBLAS {openblas_core}".format(**v["arithmetic"])
+               for name, v in measured.get("variants", {}).items()}
+    out = []
+    for r in results:
+        seen = {name: v[key] for name, v in variants.items() if (key := f"{r.claim.id}|{setting}") in v}
+        other = {name: v for name, v in seen.items() if v != r.verdict}
+        if not other:
+            out.append(r)
+            continue
+        said = "; ".join(f"{v} in {kernels.get(name, name)}" for name, v in other.items())
+        out.append(Result(r.claim, f"{r.measured}. In other arithmetic on the same machine the verdict is {said} "
+                                   f"(book/envelope.json): it does not survive the last bits of the arithmetic, so partly",
+                          "partly", verdict_here=r.verdict))
+    return out
+
+
 #: The setting of the book's own runs (the default profile). A notebook may also record its claims
 #: at other settings (Paper A: the paper's settings, from recorded runs; the spread over seeds):
 #: ``<source>@<setting>.json``, each row with its ``setting``; the claims report shows them as columns.
@@ -114,7 +142,7 @@ def save_records(results: Sequence[Result], source: str, folder: Path = RECORDS,
     """
     path = Path(folder) / (f"{source}.json" if setting == DEFAULT_SETTING else f"{source}@{setting}.json")
     rows = [asdict(r.claim) | {"measured": r.measured, "verdict": r.verdict, "source": source, "setting": setting}
-            for r in results]
+            | ({"verdict_here": r.verdict_here} if r.verdict_here else {}) for r in results]
     atomic_write(path, (json.dumps(rows, indent=1, ensure_ascii=False) + "\n").encode())
     return path
 

@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Optional, Sequence
 
 from . import arithmetic
-from .claims import DEFAULT_SETTING, Result, format_results, save_records
+from .claims import DEFAULT_SETTING, Result, across_arithmetic, format_results, save_records
 from .config import ConfigError
 from .history import History
 from .plans import plan, run_key
@@ -67,6 +67,7 @@ class Run:
     histories: list[History] = field(default_factory=list)  # one per config, same order
     output: Optional[Path] = None  # this run's own folder for figures and claims (set by start() for other settings)
     committed_settings: Optional[bool] = None  # set by start(): the run's store keys are the committed ones
+    book_settings: bool = False  # set by start(): the committed settings, in whatever arithmetic (the envelope applies)
     devices: tuple = ()  # set by start(): the devices the runs were planned on, for captions
 
     @property
@@ -128,6 +129,8 @@ class Run:
         from .display import Verdicts
 
         text = self.report(results, source, setting)
+        if self.book_settings:
+            results = across_arithmetic(results, setting)
         note = text[len(format_results(results)):].strip()
         return Verdicts(list(results), note)
 
@@ -136,6 +139,8 @@ class Run:
         committed settings, else in this run's folder) and return them as text to print. ``setting``
         names results on other runs than the notebook's own (recorded runs, other seeds; see
         :data:`grok_lib.claims.DEFAULT_SETTING`): they are recorded where the notebook's are."""
+        if self.book_settings:  # a verdict of the book holds only where every measured arithmetic gives it
+            results = across_arithmetic(results, setting)
         text = format_results(results)
         if self.committed:
             save_records(results, source, setting=setting)
@@ -188,11 +193,11 @@ def start(profile: str, given: dict, configs: Sequence, committed: Sequence, out
     plans = [plan(c) for c in configs]
     store = store or RunStore()
     store.check()  # GROK_STORE is a folder (or nothing yet): before any folder is made for the outputs
-    is_committed = ([p.key for p in plans] == [run_key(c, "cpu") for c in committed]
-                    and arithmetic.tier() == "exact")
+    book_settings = [p.key for p in plans] == [run_key(c, "cpu") for c in committed]
+    is_committed = book_settings and arithmetic.tier() == "exact"
     output = None if is_committed else output_folder(output_path)
     if output is not None:
         print(f"These settings are not the committed ones: this run's figures and claims go to {output}/ "
               f"(book/claims and figures/ are not touched).")
     return Run(profile, dict(given), list(configs), run_all(plans, store), output, committed_settings=is_committed,
-               devices=tuple(sorted({p.device for p in plans})))
+               book_settings=book_settings, devices=tuple(sorted({p.device for p in plans})))

@@ -13,6 +13,10 @@ ROOT = Path(__file__).resolve().parent.parent
 #: The arithmetic the committed book was recorded in (:mod:`grok_lib.arithmetic`; ``make baselines``).
 BOOK_ARITHMETIC = ROOT / "book" / "arithmetic.json"
 
+#: The envelope: the book's numbers and verdicts in the arithmetic variants of one machine
+#: (``scripts/measure_envelope.py``); what other arithmetic is compared with, and what a verdict must survive.
+ENVELOPE = ROOT / "book" / "envelope.json"
+
 #: Figure files written by the notebooks (PNG and SVG); a build product, not committed.
 FIGURES = ROOT / "figures"
 

@@ -7,7 +7,7 @@ envelope that is measured, not guessed: this script trains every run of the book
 figure's numbers, the first steps of every recorded set and every notebook's verdicts under each
 variant below (in fresh processes, ``GROK_ARITHMETIC=native`` plus the variant's variables; the
 run keys name the arithmetic, so the variants share the run store without mixing), and writes
-``tests/figure_numbers/envelope.json``:
+``book/envelope.json``:
 
 - ``figures``: per figure and number, ``[lo, hi]`` over the book and the variants;
 - ``prefix``: per recorded set, the largest relative difference (as ``tests/test_recorded.py``
@@ -33,9 +33,10 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import grok_lib  # noqa: F401  first: the pinned arithmetic (for the book's own numbers)
+from grok_lib import paths
 
 ROOT = Path(__file__).resolve().parent.parent
-OUT = ROOT / "tests" / "figure_numbers" / "envelope.json"
+OUT = paths.ENVELOPE
 
 #: The arithmetic variants this machine offers besides the pinned one: the libraries' own choices,
 #: and the other branch of each of the three.
@@ -96,7 +97,7 @@ def notebook_verdicts(folder: Path) -> dict:
         list(pool.map(execute, notebooks))
     from grok_lib import claims
 
-    return {f"{r['id']}|{r['setting']}": r["verdict"]
+    return {f"{r['id']}|{r['setting']}": r.get("verdict_here") or r["verdict"]  # this arithmetic's own verdict
             for d in sorted(folder.rglob("claims")) if d.is_dir() for r in claims.load_records(d, setting=None)}
 
 
@@ -118,7 +119,7 @@ def worker(out: Path) -> None:
 def book_verdicts() -> dict:
     from grok_lib import claims
 
-    return {f"{r['id']}|{r['setting']}": r["verdict"] for r in claims.load_records(setting=None)}
+    return {f"{r['id']}|{r['setting']}": r.get("verdict_here") or r["verdict"] for r in claims.load_records(setting=None)}
 
 
 def prefix_tolerance(samples: list[dict]) -> dict:

@@ -64,7 +64,7 @@ def pytest_report_header(config):
     facts = arithmetic.describe()
     return [f"arithmetic: {arithmetic.summary(facts)}; id {facts['id']}",
             f"comparison tier: {arithmetic.tier()} (exact where the arithmetic is the book's recording, "
-            f"else within the measured envelope: tests/figure_numbers/envelope.json)"]
+            f"else within the measured envelope: book/envelope.json)"]
 
 
 def pytest_collection_modifyitems(config, items):

@@ -6,7 +6,7 @@ deliberate change with ``make baselines``.
 
 Two tiers (grok_lib/arithmetic.py): in the arithmetic the book was recorded in, each number is
 compared with its committed value; in other arithmetic, with the envelope measured across one
-machine's arithmetic variants (``tests/figure_numbers/envelope.json``, ``scripts/measure_envelope.py``),
+machine's arithmetic variants (``book/envelope.json``, ``scripts/measure_envelope.py``),
 widened by the same tolerances.
 """
 
@@ -17,11 +17,11 @@ import pytest
 
 from importlib import import_module
 
-from grok_lib import arithmetic, figure_numbers
+from grok_lib import arithmetic, figure_numbers, paths
 from grok_lib.paths import parts
 
 REFERENCE = Path(__file__).parent / "figure_numbers"
-ENVELOPE = REFERENCE / "envelope.json"
+ENVELOPE = paths.ENVELOPE
 
 #: figure name (``<part>/<figure>``) -> the reduction of the default-profile runs its committed numbers hold,
 #: collected from every part's ``setup.figure_numbers()``

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 import torch
 
-from grok_lib import recorded
+from grok_lib import paths, recorded
 from grok_lib.history import History
 
 SETS = recorded.definitions()
@@ -18,10 +18,10 @@ SETS = recorded.definitions()
 #: Steps of a recorded run retrained with today's code, and the tolerance of the comparison in the
 #: arithmetic the set was recorded in (there the numbers are bitwise equal). In other arithmetic
 #: the tolerance is the envelope: the largest relative spread of the same prefix across the
-#: arithmetic variants of one machine (tests/figure_numbers/envelope.json, measured by
+#: arithmetic variants of one machine (book/envelope.json, measured by
 #: scripts/measure_envelope.py), which a 1% change of the learning rate exceeds many times over.
 PREFIX_STEPS, PREFIX_RTOL = 200, 1e-6
-ENVELOPE = Path(__file__).parent / "figure_numbers" / "envelope.json"
+ENVELOPE = paths.ENVELOPE
 
 
 def prefix_rtol(name: str, manifest: dict) -> float:

@@ -25,7 +25,7 @@ EXPECTED = {
     "B.modadd.alpha_order": "partly",
     "B.modadd.lambda_order": "partly",  # reproduced on 2 of 3 seeds (issue 25: judged over seeds)
     "B.modadd.clock": "partly",
-    "B.bridge.delay": "reproduced",
+    "B.bridge.delay": "partly",  # reproduced on every seed here, but not in two other arithmetics (book/envelope.json)
     "B.bridge.clock": "not reproduced",
 }
 
@@ -46,7 +46,8 @@ def test_default_profile_verdicts():
                + claims_b.evaluate_matrix_completion(selection.matrix_completion_run(histories("matrix_completion")))
                + claims_b.evaluate_modadd(histories("modular_addition"))
                + claims_b.evaluate_bridge(histories("init_scale_adamw")))
-    assert {r.claim.id: r.verdict for r in results} == EXPECTED
+    # as the book records them: a verdict holds only where every measured arithmetic gives it
+    assert {r.claim.id: r.verdict for r in claims.across_arithmetic(results)} == EXPECTED
 
 
 def test_committed_records_cover_the_registry():
