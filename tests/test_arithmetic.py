@@ -40,18 +40,21 @@ def test_this_test_process_computes_in_the_pinned_arithmetic():
 def test_importing_grok_lib_pins_a_fresh_process_before_numpy_loads():
     out = _python("import grok_lib, json; from grok_lib import arithmetic; print(json.dumps(arithmetic.describe()))")
     facts = json.loads(out.stdout)
-    assert facts["pinned"] and facts["id"] == arithmetic.arithmetic_id(), out.stderr
+    assert facts["pinned"] and facts["id"].startswith(f"pinned-{arithmetic.PIN_VERSION}/"), out.stderr
+    if arithmetic.mode() == "pinned":
+        assert facts["id"] == arithmetic.arithmetic_id()
 
 
-def test_native_arithmetic_has_another_id_and_so_other_keys(ci_config):
-    out = _python("import grok_lib\nfrom grok_lib import arithmetic\nfrom grok_lib.plans import run_key\n"
-                  "from grok_lib.paper_a.config import profile_config\n"
-                  "print(arithmetic.arithmetic_id()); print(run_key(profile_config('ci', device='cpu'), 'cpu'))",
-                  GROK_ARITHMETIC="native")
-    native_id, native_key = out.stdout.split()
-    assert native_id.startswith("other/") and native_id != arithmetic.arithmetic_id()
-    assert native_key != run_key(ci_config, "cpu")
-    assert "pinned arithmetic is not in force" not in out.stderr  # asked for: no warning
+@needs_pins
+def test_native_arithmetic_has_another_id_and_so_other_keys():
+    code = ("import grok_lib\nfrom grok_lib import arithmetic\nfrom grok_lib.plans import run_key\n"
+            "from grok_lib.paper_a.config import profile_config\n"
+            "print(arithmetic.arithmetic_id()); print(run_key(profile_config('ci', device='cpu'), 'cpu'))")
+    native = _python(code, GROK_ARITHMETIC="native")
+    pinned = _python(code)
+    (native_id, native_key), (pinned_id, pinned_key) = native.stdout.split(), pinned.stdout.split()
+    assert native_id.startswith("other/") and pinned_id.startswith("pinned-") and native_key != pinned_key
+    assert "pinned arithmetic is not in force" not in native.stderr  # asked for: no warning
 
 
 def test_numpy_loaded_before_grok_lib_is_other_arithmetic_and_says_so_once():
