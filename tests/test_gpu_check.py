@@ -133,6 +133,9 @@ def run_smoke(out: Path) -> tuple[subprocess.CompletedProcess, dict]:
     site_packages = next(p for p in site.getsitepackages() if Path(p, "torch").exists())
     env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": os.environ.get("HOME", "/tmp"),
            "PYTHONPATH": str(ROOT), "OMP_NUM_THREADS": "1", "PYTHONDONTWRITEBYTECODE": "1"}
+    # the same arithmetic as this process (its keys are compared with ours): the switch and the pins pass through
+    env |= {k: os.environ[k] for k in ("GROK_ARITHMETIC", "MKL_CBWR", "ATEN_CPU_CAPABILITY", "OPENBLAS_CORETYPE")
+            if k in os.environ}
     cmd = [sys.executable, "-S", "-c", RUNNER, ",".join(BLOCKED), site_packages, str(SCRIPT), str(out),
            "--device", "cpu", "--smoke"]
     proc = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
