@@ -78,3 +78,12 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if isinstance(item, IPyNbCell):
             item.options["check"] = False
+
+
+@pytest.fixture
+def one_thread():
+    """Train in one torch thread, as the run store trains every run (grok_lib.arithmetic.one_thread):
+    under the pinned arithmetic MKL's sgemm gives other last bits with another thread count, so a
+    reference trained directly must use the store's thread count to compare bitwise."""
+    with arithmetic.one_thread():
+        yield

@@ -24,15 +24,8 @@ from grok_lib.paper_a.train import train
 from grok_lib.plans import run_key
 
 
-@pytest.fixture(autouse=True)
-def _one_thread():
-    """References trained directly (``train``) in one torch thread, as the run store trains every run
-    (grok_lib.arithmetic.one_thread): under the pinned arithmetic MKL's sgemm gives other last bits with
-    another thread count."""
-    from grok_lib.arithmetic import one_thread
-
-    with one_thread():
-        yield
+#: trained in one torch thread, as the run store trains (conftest.one_thread)
+pytestmark = pytest.mark.usefixtures("one_thread")
 
 
 CHILD = r"""

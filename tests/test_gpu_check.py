@@ -35,14 +35,8 @@ from grok_lib.plans import run_key
 from grok_lib.store import RunStore
 
 
-@pytest.fixture(autouse=True)
-def _one_thread():
-    """Train in one torch thread, as the run store does (grok_lib.arithmetic.one_thread): under the pinned
-    arithmetic MKL's sgemm gives other last bits with another thread count."""
-    from grok_lib.arithmetic import one_thread
-
-    with one_thread():
-        yield
+#: trained in one torch thread, as the run store trains (conftest.one_thread)
+pytestmark = pytest.mark.usefixtures("one_thread")
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "benchmarks" / "gpu_check.py"

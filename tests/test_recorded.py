@@ -8,7 +8,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-import torch
 
 from grok_lib import paths, recorded
 from grok_lib.history import History
@@ -28,15 +27,6 @@ def prefix_rtol(name: str, manifest: dict) -> float:
     if recorded.same_arithmetic(manifest):
         return PREFIX_RTOL
     return json.loads(ENVELOPE.read_text())["prefix"][name]["rtol"]
-
-
-@pytest.fixture
-def one_thread():
-    """Recordings are made by one-thread worker processes (thread count changes the last bits)."""
-    before = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(before)
 
 
 @pytest.mark.parametrize("name", sorted(SETS))
