@@ -3,14 +3,20 @@
 Three libraries pick their kernels by CPU, and each choice changes the last bits of a result:
 MKL's GEMM (torch's matrix products), ATen's vector kernels, and numpy's OpenBLAS. A grokking
 run amplifies a last-bit difference into tens of epochs, so a book recorded on one CPU would
-not reproduce on another. We therefore pin all three to code paths every x86-64 CPU with AVX2
-runs identically (measured with ``shared/tools/arith_probe.py``: the same digests on AMD EPYC
-families 25 and 26 under these pins, other digests without them):
+not reproduce on another. We therefore pin all three to one code path each:
 
 - ``MKL_CBWR=COMPATIBLE``: MKL's conditional numerical reproducibility; the other branches are
   not honoured on AMD CPUs (MKL falls back to AUTO there), so COMPATIBLE is the only common one;
 - ``ATEN_CPU_CAPABILITY=avx2``: ATen's AVX2 kernels, which both vendors' CPUs run;
 - ``OPENBLAS_CORETYPE=Haswell``: OpenBLAS's AVX2 kernels (auto-detection picks SkylakeX or Zen).
+
+What the pins buy was measured with ``shared/tools/arith_probe.py`` (a torch MLP and a numpy deep
+linear net, each digested): the same digests on AMD EPYC families 25 and 26 under the pins (other
+digests without them); on an Intel Xeon (family 6, model 207) the pinned numpy digest is the AMD
+one (856e14890291488d) but the pinned torch digest is not (30449ec74f52b4ed against AMD's
+174dbc43579db815; no MKL branch on the Intel machine gives AMD's). So the pinned arithmetic is
+one per CPU vendor: :func:`arithmetic_id` names the vendor, and a machine of the other vendor
+compares with the book within the measured envelope (``book/envelope.json``).
 
 The libraries read these variables when they load, so :func:`pin` runs in ``grok_lib/__init__``
 before anything imports numpy or torch (and ``make`` exports the same values to every process
@@ -95,6 +101,19 @@ def pin() -> None:
         os.environ.update(wrong)
 
 
+def cpu_vendor() -> str:
+    """The CPU's vendor as the CPU reports it (``GenuineIntel``, ``AuthenticAMD``; else the architecture):
+    the pinned kernels give the same floats within a vendor, not across (see the module's docstring)."""
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("vendor_id"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.machine()
+
+
 def cpu_model() -> str:
     try:
         with open("/proc/cpuinfo") as f:
@@ -161,7 +180,7 @@ def describe() -> dict:
 
         version, core, blas_threads = _openblas(numpy)
         facts = {
-            "mode": mode(), "cpu": cpu_model(), "machine": platform.machine(),
+            "mode": mode(), "cpu": cpu_model(), "vendor": cpu_vendor(), "machine": platform.machine(),
             "torch": torch.__version__, "numpy": numpy.__version__,
             "mkl": _mkl_version(torch), "mkl_cbwr": _mkl_branch(torch),
             "aten": torch.backends.cpu.get_cpu_capability(),
@@ -178,11 +197,12 @@ def describe() -> dict:
 
 
 def _id(facts: dict) -> str:
-    """``pinned-1/<library versions>`` where the pins are in force (the same floats on any CPU with
-    AVX2); ``other/<hash>`` elsewhere, hashing what chose the kernels (CPU included)."""
+    """``pinned-1/<CPU vendor>/<library versions>`` where the pins are in force (the same floats on any
+    CPU of that vendor measured so far); ``other/<versions>/<hash>`` elsewhere, hashing what chose the
+    kernels (CPU included)."""
     versions = f"torch{facts['torch']}-mkl{facts['mkl']}-numpy{facts['numpy']}-openblas{facts['openblas']}"
     if facts["pinned"]:
-        return f"pinned-{PIN_VERSION}/{versions}"
+        return f"pinned-{PIN_VERSION}/{facts['vendor']}/{versions}"
     chosen = {k: facts[k] for k in ("cpu", "machine", "mkl_cbwr", "aten", "openblas_core")}
     return f"other/{versions}/" + hashlib.sha256(json.dumps(chosen, sort_keys=True).encode()).hexdigest()[:12]
 
@@ -247,7 +267,7 @@ def book_recording(path=None) -> dict:
 def tier() -> str:
     """How this process's numbers compare with the committed book's: ``exact`` where its
     arithmetic is the recording's (the same floats), ``envelope`` elsewhere (within the spread
-    measured across one machine's arithmetic variants: ``book/envelope.json``)."""
+    measured across the arithmetic variants of the machines in ``book/envelope.json``)."""
     return "exact" if arithmetic_id() == book_recording().get("id") else "envelope"
 
 

@@ -17,6 +17,13 @@ run keys name the arithmetic, so the variants share the run store without mixing
 
     .venv/bin/python scripts/measure_envelope.py              # every variant (about 10 min each)
     .venv/bin/python scripts/measure_envelope.py --variants native
+    .venv/bin/python scripts/measure_envelope.py --here       # on a machine outside the book's arithmetic
+
+``--here`` runs on another machine (another CPU vendor: the pinned arithmetic is one per vendor) and
+widens the committed envelope by that machine's two arithmetics, its pinned one and its native one:
+the ranges grow to cover them, the prefix tolerances to the largest difference seen, and their
+verdicts are added beside the others. The book's own numbers are not recomputed there (they are
+the committed ones).
 """
 
 from __future__ import annotations
@@ -53,9 +60,36 @@ SAMPLES = ROOT / ".cache" / "envelope"
 PREFIX_STEPS = 200
 
 
-def variant_env(name: str) -> dict:
+def variant_env(variables: dict) -> dict:
+    """This process's environment with the arithmetic's variables replaced by ``variables`` (native,
+    unless they choose the mode themselves)."""
     env = {k: v for k, v in os.environ.items() if k not in ("MKL_CBWR", "ATEN_CPU_CAPABILITY", "OPENBLAS_CORETYPE")}
-    return env | {"GROK_ARITHMETIC": "native"} | VARIANTS[name]
+    return env | {"GROK_ARITHMETIC": "native"} | variables
+
+
+def here_variants() -> dict:
+    """This machine's two arithmetics, named by its CPU vendor: pinned, and the libraries' own choices."""
+    from grok_lib import arithmetic
+
+    vendor = arithmetic.cpu_vendor()
+    return {f"{vendor}_pinned": {"GROK_ARITHMETIC": "pinned", **arithmetic.PINS}, f"{vendor}_native": {}}
+
+
+def measure(variants: dict) -> dict:
+    """Each variant's sample (``SAMPLES/<name>.json``, measured in a fresh process unless already there)."""
+    from grok_lib import arithmetic
+
+    samples = {}
+    SAMPLES.mkdir(parents=True, exist_ok=True)
+    for name, variables in variants.items():
+        t0 = time.perf_counter()
+        out = SAMPLES / f"{name}.json"  # kept: a rerun measures only the variants not yet measured
+        if not out.exists():
+            subprocess.run([sys.executable, __file__, "--worker", str(out)], env=variant_env(variables), check=True)
+        samples[name] = json.loads(out.read_text())
+        print(f"variant {name}: {arithmetic.summary(samples[name]['arithmetic'])} "
+              f"({time.perf_counter() - t0:.0f} s)", flush=True)
+    return samples
 
 
 def figure_values() -> dict:
@@ -167,11 +201,15 @@ def lr_check(figures_envelope: dict) -> dict:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--variants", nargs="*", default=list(VARIANTS), help=f"some of {', '.join(VARIANTS)}")
+    ap.add_argument("--here", action="store_true",
+                    help="widen the committed envelope by this machine's pinned and native arithmetic")
     ap.add_argument("--worker", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.worker:
         worker(Path(args.worker))
         return 0
+    if args.here:
+        return widen_here()
     unknown = [v for v in args.variants if v not in VARIANTS]
     if unknown:
         ap.error(f"--variants must be some of {', '.join(VARIANTS)}, got {', '.join(unknown)}")
@@ -180,16 +218,7 @@ def main() -> int:
     if arithmetic.tier() != "exact":
         ap.error("run this in the arithmetic the book is recorded in (book/arithmetic.json): "
                  f"this process computes in {arithmetic.summary()}")
-    samples = {}
-    SAMPLES.mkdir(parents=True, exist_ok=True)
-    for name in args.variants:
-        t0 = time.perf_counter()
-        out = SAMPLES / f"{name}.json"  # kept: a rerun measures only the variants not yet measured
-        if not out.exists():
-            subprocess.run([sys.executable, __file__, "--worker", str(out)], env=variant_env(name), check=True)
-        samples[name] = json.loads(out.read_text())
-        print(f"variant {name}: {arithmetic.summary(samples[name]['arithmetic'])} "
-              f"({time.perf_counter() - t0:.0f} s)", flush=True)
+    samples = measure({name: VARIANTS[name] for name in args.variants})
     ids = [s["arithmetic"]["id"] for s in samples.values()] + [arithmetic.arithmetic_id()]
     if len(set(ids)) < len(ids):
         ap.error(f"two variants computed in the same arithmetic: {ids}")
@@ -211,6 +240,49 @@ def main() -> int:
              for n, s in samples.items()}
     print(f"wrote {OUT.relative_to(ROOT)}; verdicts that differ from the book's: {moved}")
     return 0
+
+
+def widen_here() -> int:
+    """``--here``: widen book/envelope.json by this machine's pinned and native arithmetic."""
+    from grok_lib import arithmetic, figure_numbers
+
+    if arithmetic.tier() == "exact":
+        sys.exit("measure_envelope.py: --here is for a machine outside the book's arithmetic; this one computes "
+                 "in it (run without --here to measure its variants)")
+    envelope = json.loads(OUT.read_text())
+    samples = measure(here_variants())
+    for fig, bounds in envelope["figures"].items():
+        envelope["figures"][fig] = widen(bounds, figure_numbers.envelope([s["figures"][fig] for s in samples.values()]))
+    seen = prefix_tolerance([s["prefix"] for s in samples.values()])
+    for name, tol in seen.items():
+        old = envelope["prefix"][name]["rtol"]
+        old.update({m: max(old.get(m, 0.0), r) for m, r in tol["rtol"].items()})
+    for name, s in samples.items():
+        envelope["variants"][name] = {"env": here_variants()[name], "arithmetic": s["arithmetic"]}
+        envelope["verdicts"][name] = s["verdicts"]
+    envelope["about"] = ("The spread of the book's numbers across the arithmetic variants of the machines measured "
+                         "(scripts/measure_envelope.py, --here on a second CPU vendor); what tests compare with "
+                         "in other arithmetic.")
+    OUT.write_text(json.dumps(envelope, indent=1, sort_keys=True) + "\n")
+    envelope[f"lr_1pct_{arithmetic.cpu_vendor()}"] = lr_check(envelope["figures"]) | {"arithmetic": arithmetic.summary()}
+    OUT.write_text(json.dumps(envelope, indent=1, sort_keys=True) + "\n")
+    book = envelope["verdicts"]["book"]
+    moved = {n: sorted(k for k, v in s["verdicts"].items() if book.get(k) != v) for n, s in samples.items()}
+    print(f"widened {OUT.relative_to(ROOT)}; verdicts that differ from the book's: {moved}")
+    return 0
+
+
+def widen(old: dict, new: dict) -> dict:
+    """Per value, the union of two envelopes."""
+    out = {}
+    for k in sorted(old.keys() | new.keys()):
+        a, b = old.get(k), new.get(k)
+        if a is None or b is None:
+            raise RuntimeError(f"{k}: measured in one envelope but not the other")
+        numbers = [x for x in (a["lo"], a["hi"], b["lo"], b["hi"]) if x is not None]
+        out[k] = {"lo": min(numbers) if numbers else None, "hi": max(numbers) if numbers else None,
+                  "none": a["none"] or b["none"]}
+    return out
 
 
 if __name__ == "__main__":
