@@ -120,8 +120,14 @@ def test_every_page_loads_cleanly(site, browser):
         page, problems = _open(browser, f"{base}/{rel}")
         images = page.eval_on_selector_all("img", "els => els.map(e => [e.currentSrc || e.src, e.naturalWidth])")
         problems += [f"image does not render: {src}" for src, width in images if width == 0]
-        if "<Figure size" in page.inner_text("body"):
+        body = page.inner_text("body")
+        if "<Figure size" in body:
             problems.append("a figure repr leaks as text ('<Figure size')")
+        # MathJax renders a formula it cannot parse as a red "Math input error" (mjx-merror)
+        errors = page.eval_on_selector_all("mjx-merror", "els => els.map(e => e.getAttribute('data-mjx-error') || e.textContent)")
+        problems += [f"MathJax cannot typeset a formula: {e}" for e in errors]
+        if "Math input error" in body:
+            problems.append("'Math input error' on the page")
         _screenshot(page, SHOTS / (rel.replace("/", "__") + ".png"))
         page.close()
         if problems:

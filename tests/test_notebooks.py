@@ -65,6 +65,32 @@ def test_prose_writes_its_maths_as_maths(nb):
     assert not found, "maths written as plain text (typeset it with $...$):\n" + "\n".join(found)
 
 
+#: Control characters a page must never hold: "\beta", "\alpha" or "\theta" written into a plain Python
+#: string become a backspace, a bell or a tab, and MathJax shows "Math input error" (or "heta") for them.
+CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+ANSI = re.compile(r"\x1b\[[0-9;]*m")  # terminal colours (a traceback's), not prose
+
+
+def control_characters(cell) -> list[str]:
+    """Control characters in a cell's text: its source and text outputs; in markdown a tab too."""
+    texts = ["".join(cell["source"])] + ([_output_text(cell)] if cell["cell_type"] == "code" else [])
+    bad = re.compile(CONTROL.pattern[:-1] + "\t]") if cell["cell_type"] == "markdown" else CONTROL
+    return [f"{m.group()!r} in ...{t[max(0, m.start() - 30):m.start() + 30]!r}"
+            for t in map(lambda x: ANSI.sub("", x), texts) for m in bad.finditer(t)]
+
+
+def test_control_characters_are_found():
+    assert control_characters({"cell_type": "markdown", "source": ["$\beta_2 \approx 1$, $\theta$"]})
+    assert control_characters({"cell_type": "code", "source": [""], "outputs": [{"text": "\x07lpha"}]})
+    assert not control_characters({"cell_type": "markdown", "source": [r"$\beta_2 \approx 1$"]})
+
+
+@pytest.mark.parametrize("nb", NOTEBOOKS, ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_no_control_characters_in_prose_or_outputs(nb):
+    found = [f"cell {i}: {f}" for i, c in enumerate(cells(nb)) for f in control_characters(c)]
+    assert not found, "control characters (a backslash read as a string escape?):\n" + "\n".join(found[:10])
+
+
 @pytest.mark.parametrize("nb", NOTEBOOKS, ids=lambda p: p.relative_to(ROOT).as_posix())
 def test_notebook_is_in_the_book_and_the_make_globs(nb):
     rel = nb.relative_to(ROOT).with_suffix("").as_posix()
