@@ -7,7 +7,8 @@
 
 What it adds to plain papermill, before any kernel starts: every parameter name is checked
 against the notebook's parameters cell (an unknown name is an error that lists them), the
-output must be an ``.ipynb`` outside ``notebooks/`` (the committed book), and the output
+output must be an ``.ipynb`` outside the committed book (``notebooks/``, ``book/``, ``recorded/``,
+``tests/``, ``grok_lib/``, ``_build/``), and the output
 path is passed to the notebook (as papermill's ``--inject-output-path`` does), so a run
 whose settings are not the committed ones writes its figures and claims beside it, in
 ``OUTPUT_outputs/``. ``-p`` values are typed as papermill types them (int, float, True /
@@ -18,12 +19,31 @@ the values (one-line ConfigError naming the parameter) before anything is traine
 from __future__ import annotations
 
 import argparse
+import ast
+import json
 import sys
 from pathlib import Path
 
 import grok_lib  # noqa: F401  first: it pins the arithmetic for this process and the kernel it starts
 
 ROOT = Path(__file__).resolve().parent.parent
+#: Folders of the committed book (and what builds it): a rerun never writes there. The claims report
+#: and the provenance test read every record and notebook under them.
+COMMITTED = ("notebooks", "book", "recorded", "tests", "grok_lib", "_build")
+
+
+def parameter_names(notebook: Path) -> list[str]:
+    """The names the notebook's ``parameters`` cell assigns, in order. Read with ``ast``, not papermill's
+    ``inspect_notebook``, which drops a line whose comment holds " = " (``alpha = None  # U = V = alpha I``)."""
+    cells = json.loads(notebook.read_text())["cells"]
+    cell = next((c for c in cells if "parameters" in c.get("metadata", {}).get("tags", [])), None)
+    if cell is None:
+        return []
+    names = []
+    for node in ast.parse("".join(cell["source"])).body:
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AnnAssign) else []
+        names += [t.id for t in targets if isinstance(t, ast.Name) and t.id not in names]
+    return names
 
 
 def typed(value: str):
@@ -40,7 +60,6 @@ def typed(value: str):
 
 def parse(argv: list[str]) -> tuple[Path, Path, dict]:
     """(notebook, output, parameters) from the command line; SystemExit(2) with a one-line message on misuse."""
-    import papermill as pm
     import yaml
 
     ap = argparse.ArgumentParser(description="Rerun a notebook with your own parameters (see the README).")
@@ -55,8 +74,9 @@ def parse(argv: list[str]) -> tuple[Path, Path, dict]:
     output = args.output.expanduser().resolve()
     if output.suffix != ".ipynb":
         ap.error(f"the output must be an .ipynb file, got {args.output}")
-    if output.is_relative_to(ROOT / "notebooks"):
-        ap.error(f"the output {args.output} is inside notebooks/ (the committed book); write it elsewhere, e.g. /tmp")
+    inside = next((f for f in COMMITTED if output.is_relative_to(ROOT / f)), None)
+    if inside:
+        ap.error(f"the output {args.output} is inside {inside}/ (the committed book); write it elsewhere, e.g. /tmp")
     params = {name: typed(value) for name, value in args.parameter}
     for text in args.yaml:
         try:
@@ -66,7 +86,7 @@ def parse(argv: list[str]) -> tuple[Path, Path, dict]:
         if not isinstance(values, dict):
             ap.error(f"-y {text!r} must be a mapping, e.g. \"weight_decays: [0.5, 1.5]\"")
         params |= values
-    known = list(pm.inspect_notebook(str(args.notebook)))
+    known = parameter_names(args.notebook)
     unknown = [name for name in params if name not in known]
     if unknown:
         ap.error(f"unknown parameter(s) {', '.join(unknown)}: {args.notebook.name}'s parameters are {', '.join(known)}")
@@ -86,8 +106,9 @@ def main(argv: list[str]) -> int:
         print(f"rerun: {notebook.name} stopped: {err.ename}: {err.evalue} (the executed copy is {output})",
               file=sys.stderr)
         return 1
-    print(f"done: {output}; figures and claims of a run other than the committed one are in "
-          f"{output.with_name(output.stem + '_outputs')}/", flush=True)
+    beside = output.with_name(output.stem + "_outputs")
+    print(f"done: {output}" + (f"; its figures and claims are in {beside}/" if beside.is_dir() else
+                               " (it ran the committed settings: its figures and claims are the book's)"), flush=True)
     return 0
 
 

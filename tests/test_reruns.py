@@ -31,6 +31,7 @@ PAPER_A = sorted((ROOT / "notebooks" / "paper_a").glob("*.ipynb"))
 MLP_NOTEBOOKS = [nb for nb in PAPER_A if "setup.mlp(" in "".join(src for _, src in code_cells(nb))]
 DLN = ROOT / "notebooks" / "paper_a" / "deep_linear_clocks.ipynb"
 FIG1 = ROOT / "notebooks" / "paper_a" / "fig1_loss_curves.ipynb"
+ALL_NOTEBOOKS = sorted((ROOT / "notebooks").rglob("*.ipynb"))
 PAPERMILL = Path(sys.executable).parent / "papermill"
 
 
@@ -119,6 +120,30 @@ def test_the_rerun_script_checks_names_before_starting_a_kernel(tmp_path):
     proc = subprocess.run(rerun + [str(FIG1), str(ROOT / "notebooks" / "paper_a" / "x.ipynb")],
                           capture_output=True, text=True)
     assert proc.returncode == 2 and "inside notebooks/ (the committed book)" in proc.stderr
+    for folder in ("book/claims/paper_c", "recorded", "_build/html"):
+        with pytest.raises(SystemExit):
+            _rerun_module().parse([str(FIG1), str(ROOT / folder / "evil.ipynb")])
+        assert not (ROOT / folder / "evil.ipynb").exists()
+
+
+def _rerun_module():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("rerun", ROOT / "scripts" / "rerun.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("nb", ALL_NOTEBOOKS, ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_the_rerun_script_knows_every_parameter_of_the_notebook(nb, tmp_path):
+    """Every name the parameters cell assigns is accepted, including those whose comment holds " = ",
+    which papermill's own inspect_notebook drops (Part B's alpha, Part C's lams and fractions)."""
+    declared = parameter_names(nb)
+    rerun = _rerun_module()
+    assert rerun.parameter_names(nb) == declared
+    _, _, params = rerun.parse([str(nb), str(tmp_path / "o.ipynb")] + [a for n in declared for a in ("-p", n, "None")])
+    assert list(params) == declared
 
 
 # --- case 1: only the committed settings write the book; other runs write beside their output -----------------------
