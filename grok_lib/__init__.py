@@ -35,4 +35,8 @@ from . import arithmetic as _arithmetic
 
 _arithmetic.pin()  # before anything imports numpy or torch: they choose their kernels when they load
 
+from . import paths as _paths  # noqa: E402  (imports neither numpy nor torch)
+
+_paths.anchor_store_env()
+
 __version__ = "0.2.0"

@@ -38,6 +38,16 @@ def store_dir() -> Path:
     return Path(value).expanduser()
 
 
+def anchor_store_env() -> None:
+    """Make a relative ``GROK_STORE`` absolute, against the folder it was given in (called once, when
+    grok_lib is imported). Child processes inherit the absolute path: a notebook kernel that papermill
+    starts in ``notebooks/paper_c`` then uses the same store as the script that started it, not a
+    second one inside the repository."""
+    value = os.environ.get("GROK_STORE")
+    if value and value.strip() and not Path(value).expanduser().is_absolute():
+        os.environ["GROK_STORE"] = str(Path(value).expanduser().absolute())
+
+
 def store_label(root: Path) -> str:
     """How messages name the store folder ``root``: ``GROK_STORE=<value>`` when it comes from there."""
     value = os.environ.get("GROK_STORE")

@@ -211,3 +211,15 @@ def test_a_read_only_store_fails_before_training_without_root(tmp_path):
     finally:
         store.chmod(0o755)
     assert not result["ok"] and not result["trained"] and "cannot be written" in result["error"]
+
+
+def test_a_relative_store_is_the_folder_it_was_given_in(tmp_path):
+    """GROK_STORE=relstore set in one folder names that folder's relstore in every process started from
+    there, whatever folder the child runs in (papermill starts notebook kernels in the notebook's folder)."""
+    (tmp_path / "notebooks").mkdir()
+    child = ("import subprocess, sys, grok_lib; from grok_lib import paths; print(paths.store_dir()); "
+             "print(subprocess.run([sys.executable, '-c', 'from grok_lib import paths; print(paths.store_dir())'], "
+             "cwd='notebooks', capture_output=True, text=True, check=True).stdout.strip())")
+    env = os.environ | {"GROK_STORE": "relstore"}
+    out = subprocess.run([sys.executable, "-c", child], cwd=tmp_path, env=env, capture_output=True, text=True, check=True)
+    assert out.stdout.split() == [str(tmp_path / "relstore")] * 2
