@@ -49,6 +49,7 @@ Beside it: :mod:`grok_lib.plans` (a config's kind, device and key; groups; diver
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import json
 import os
@@ -240,6 +241,8 @@ class RunStore:
         checksum, belongs to another key or (with ``group``) does not fit the group's configs
         (the kind's ``check_resume``) is reported, removed, and None is returned: the run starts over."""
         ckpt_path = self._paths(key)[2]
+        if ckpt_path.is_dir():  # not a file the store wrote, so not one it may delete
+            raise StoreError(f"{self.label}: {ckpt_path.name} is a folder, not a checkpoint; remove it to train run {key}")
         try:
             data = ckpt_path.read_bytes()
         except FileNotFoundError:
@@ -287,14 +290,20 @@ class RunStore:
                     pass  # another user's lock file in a sticky folder: harmless
                 os.close(fd)
 
-    @staticmethod
-    def _acquire(path: Path, key: str, progress: bool) -> tuple[Path, int]:
+    def _acquire(self, path: Path, key: str, progress: bool) -> tuple[Path, int]:
         told = False
         while True:
+            # O_NOFOLLOW: a symlink planted at K.lock in a shared store must not make us create a file elsewhere
             try:
-                fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o666)
-            except PermissionError:
-                fd = os.open(path, os.O_RDONLY)  # another user's lock file: flock needs no write access
+                try:
+                    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o666)
+                except PermissionError:
+                    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)  # another user's lock file: flock needs no write access
+            except OSError as err:
+                if err.errno != errno.ELOOP:
+                    raise
+                raise StoreError(f"{self.label}: {path.name} is a symbolic link, not a lock file; remove it "
+                                 f"(the store never follows links it did not make)") from None
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:

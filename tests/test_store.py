@@ -310,3 +310,21 @@ def test_stale_temp_files_are_removed(store, ci_config):
     os.utime(old, (time.time() - 2 * 86400,) * 2)
     store.get_or_run(ci_config, progress=False)
     assert not mine.exists() and not old.exists() and fresh.exists()
+
+
+def test_a_planted_lock_symlink_is_refused_and_nothing_is_created_outside(store, ci_config, tmp_path):
+    key = run_key(ci_config, "cpu")
+    store.root.mkdir(parents=True)
+    target = tmp_path / "outside" / "planted"
+    target.parent.mkdir()
+    (store.root / f"{key}.lock").symlink_to(target)
+    with pytest.raises(store_mod.StoreError, match=f"{key}.lock is a symbolic link, not a lock file; remove it"):
+        store.get_or_run(ci_config, progress=False)
+    assert not target.exists()
+
+
+def test_a_folder_where_a_checkpoint_belongs_is_a_clear_error(store, ci_config):
+    key = run_key(ci_config, "cpu")
+    (store.root / f"{key}.ckpt.npz").mkdir(parents=True)
+    with pytest.raises(store_mod.StoreError, match=f"{key}.ckpt.npz is a folder, not a checkpoint; remove it"):
+        store.get_or_run(ci_config, progress=False)
