@@ -148,10 +148,28 @@ def same_arithmetic(manifest: dict) -> bool:
 
 
 def read_manifest(name: str, root: Path = RECORDED) -> dict:
+    """The set's manifest, checked for its shape: a list of runs, each naming a plain ``.npz`` file of the
+    set's own folder (never a path elsewhere), its checksum and its config."""
     path = set_dir(name, root) / "manifest.json"
     if not path.exists():
         raise RecordingError(f"recorded set {name!r} is missing ({path}); record it with: {COMMAND} {name}")
-    return json.loads(path.read_text())
+    again = f"restore it from git or record it again with: {COMMAND} {name}"
+    try:
+        manifest = json.loads(path.read_text())
+    except (ValueError, UnicodeDecodeError) as err:
+        raise RecordingError(f"recorded set {name!r}: manifest.json is not JSON ({err}); {again}") from None
+    runs = manifest.get("runs") if isinstance(manifest, dict) else None
+    if not isinstance(runs, list) or not runs:
+        raise RecordingError(f"recorded set {name!r}: manifest.json lists no runs; {again}")
+    for i, run in enumerate(runs):
+        missing = [k for k in ("file", "sha256", "config") if not isinstance(run, dict) or k not in run]
+        if missing:
+            raise RecordingError(f"recorded set {name!r}: run {i} of manifest.json has no {', '.join(missing)}; {again}")
+        file = run["file"]
+        if not isinstance(file, str) or Path(file).name != file or not file.endswith(".npz") or file.startswith("."):
+            raise RecordingError(f"recorded set {name!r}: run {i} names the file {file!r}, not a .npz file of the "
+                                 f"set's folder; {again}")
+    return manifest
 
 
 def load(name: str, configs: Sequence, root: Path = RECORDED) -> Recording:
@@ -166,12 +184,19 @@ def load(name: str, configs: Sequence, root: Path = RECORDED) -> Recording:
         raise RecordingError(f"recorded set {name!r} does not match its definition ({what}); "
                              f"record it again with: {COMMAND} {name}")
     histories = []
+    again = f"restore it from git or record it again with: {COMMAND} {name}"
     for run in manifest["runs"]:
-        data = (set_dir(name, root) / run["file"]).read_bytes()
+        try:
+            data = (set_dir(name, root) / run["file"]).read_bytes()
+        except OSError as err:
+            raise RecordingError(f"recorded set {name!r}: {run['file']} cannot be read ({err.strerror}); {again}") from None
         if hashlib.sha256(data).hexdigest() != run["sha256"]:
-            raise RecordingError(f"recorded set {name!r}: {run['file']} fails its checksum; "
-                                 f"restore it from git or record it again with: {COMMAND} {name}")
-        histories.append(History.from_arrays(load_npz(data)))
+            raise RecordingError(f"recorded set {name!r}: {run['file']} fails its checksum; {again}")
+        history = History.from_arrays(load_npz(data))
+        if history.config != run["config"]:  # a checksum says the bytes are whole, not whose run they hold
+            raise RecordingError(f"recorded set {name!r}: {run['file']} holds the run of another config than "
+                                 f"the manifest names for it; {again}")
+        histories.append(history)
     return Recording(name=name, manifest=manifest, histories=histories)
 
 

@@ -88,3 +88,45 @@ def test_a_changed_definition_is_refused(copied_set):
 def test_a_missing_set_names_the_command(tmp_path):
     with pytest.raises(recorded.RecordingError, match=r"missing .* record it with: .*record_runs.py paper_a/seeds"):
         recorded.load("paper_a/seeds", [], tmp_path)
+
+
+def _edit_manifest(name, root, change):
+    path = recorded.set_dir(name, root) / "manifest.json"
+    m = json.loads(path.read_text())
+    path.write_text(change(m) if callable(change) else change)
+
+
+def test_two_runs_swapped_with_their_checksums_are_refused(copied_set):
+    """A checksum says a file is whole, not whose run it holds: each file's own config must be the manifest's."""
+    name, root = copied_set
+
+    def swap(m):
+        a, b = m["runs"][0], m["runs"][1]
+        a["file"], b["file"], a["sha256"], b["sha256"] = b["file"], a["file"], b["sha256"], a["sha256"]
+        return json.dumps(m)
+
+    _edit_manifest(name, root, swap)
+    with pytest.raises(recorded.RecordingError, match=r"1.npz holds the run of another config than the manifest names"):
+        recorded.load(name, SETS[name][1](), root)
+
+
+@pytest.mark.parametrize("change,message", [
+    ("{garbage", r"manifest.json is not JSON"),
+    (lambda m: json.dumps({k: v for k, v in m.items() if k != "runs"}), r"manifest.json lists no runs"),
+    (lambda m: json.dumps(m | {"runs": [{**m["runs"][0], "file": "../../../../etc/hostname"}] + m["runs"][1:]}),
+     r"names the file '../../../../etc/hostname', not a .npz file of the set's folder"),
+    (lambda m: json.dumps(m | {"runs": [{k: v for k, v in m["runs"][0].items() if k != "sha256"}] + m["runs"][1:]}),
+     r"run 0 of manifest.json has no sha256"),
+])
+def test_a_damaged_manifest_is_a_recording_error(copied_set, change, message):
+    name, root = copied_set
+    _edit_manifest(name, root, change)
+    with pytest.raises(recorded.RecordingError, match=message):
+        recorded.load(name, SETS[name][1](), root)
+
+
+def test_a_missing_file_is_a_recording_error(copied_set):
+    name, root = copied_set
+    (recorded.set_dir(name, root) / "0.npz").unlink()
+    with pytest.raises(recorded.RecordingError, match=r"0.npz cannot be read \(No such file or directory\); restore it"):
+        recorded.load(name, SETS[name][1](), root)
