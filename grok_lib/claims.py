@@ -150,9 +150,16 @@ def save_records(results: Sequence[Result], source: str, folder: Path = RECORDS,
 def load_records(folder: Path = RECORDS, order: Sequence[str] = (), setting: str | None = DEFAULT_SETTING) -> list[dict]:
     """Every recorded claim result under ``folder`` (all parts) at ``setting`` (None: at every
     setting), ordered by the claim ids in ``order`` (a registry's keys), then by paper, file and
-    position."""
-    rows = [row for f in sorted(folder.rglob("*.json")) for row in json.loads(f.read_text())
-            if setting is None or row.get("setting", DEFAULT_SETTING) == setting]
+    position. Records live at ``<folder>/<source>[@setting].json``, a source being ``<part>/<notebook>``, and
+    nowhere deeper (a folder someone wrote inside, e.g. a rerun's outputs, is not part of the records); a
+    file there that is not a list of records is an error naming it."""
+    rows = []
+    for f in sorted([*folder.glob("*.json"), *folder.glob("*/*.json")]):
+        records = json.loads(f.read_text())
+        if not isinstance(records, list) or not all(isinstance(r, dict) and {"id", "paper", "verdict"} <= r.keys()
+                                                    for r in records):
+            raise ValueError(f"{f} is not a list of claim records (each with id, paper and verdict)")
+        rows += [r for r in records if setting is None or r.get("setting", DEFAULT_SETTING) == setting]
     rank = {cid: i for i, cid in enumerate(order)}
     return sorted(rows, key=lambda r: (rank.get(r["id"], len(rank)), r["paper"]))
 

@@ -91,6 +91,17 @@ def test_settings_table_has_a_column_per_setting(tmp_path):
                                      '<span class="verdict verdict-partly">◐ partly</span>: 2 > 3 > 1 | — |')
 
 
+def test_only_the_records_layout_is_read_and_a_stray_file_there_is_named(tmp_path):
+    """A rerun once wrote its outputs inside book/claims; its records (deeper) must not join the book's."""
+    c = REGISTRY["A.fig1.wd_order"]
+    claims.save_records([claims.Result(c, "3 > 2 > 1", "reproduced")], "nb", tmp_path)
+    claims.save_records([claims.Result(c, "1 > 2 > 3", "not reproduced")], "nb", tmp_path / "paper_a" / "x_outputs" / "claims")
+    assert [r["verdict"] for r in claims.load_records(tmp_path)] == ["reproduced"]
+    (tmp_path / "paper_a" / "evil.json").write_text('{"cells": []}')
+    with pytest.raises(ValueError, match=r"evil.json is not a list of claim records"):
+        claims.load_records(tmp_path)
+
+
 def test_records_round_trip(tmp_path):
     c = REGISTRY["A.fig1.wd_order"]
     claims.save_records([claims.Result(c, "3 > 2 > 1", "reproduced")], "nb", tmp_path)
