@@ -101,28 +101,23 @@ def pin() -> None:
         os.environ.update(wrong)
 
 
+def _cpuinfo(field: str):
+    """The first ``field`` line of /proc/cpuinfo (None where there is none)."""
+    try:
+        with open("/proc/cpuinfo") as f:
+            return next((line.split(":", 1)[1].strip() for line in f if line.startswith(field)), None)
+    except OSError:
+        return None
+
+
 def cpu_vendor() -> str:
     """The CPU's vendor as the CPU reports it (``GenuineIntel``, ``AuthenticAMD``; else the architecture):
     the pinned kernels give the same floats within a vendor, not across (see the module's docstring)."""
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("vendor_id"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.machine()
+    return _cpuinfo("vendor_id") or platform.machine()
 
 
 def cpu_model() -> str:
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
+    return _cpuinfo("model name") or platform.processor() or platform.machine()
 
 
 def _mkl_branch(torch) -> str | None:
