@@ -218,6 +218,8 @@ def main() -> int:
     if arithmetic.tier() != "exact":
         ap.error("run this in the arithmetic the book is recorded in (book/arithmetic.json): "
                  f"this process computes in {arithmetic.summary()}")
+    previous = json.loads(OUT.read_text()) if OUT.exists() else {}
+    elsewhere = sorted(n for n, v in previous.get("variants", {}).items() if "machine" in v)
     samples = measure({name: VARIANTS[name] for name in args.variants})
     ids = [s["arithmetic"]["id"] for s in samples.values()] + [arithmetic.arithmetic_id()]
     if len(set(ids)) < len(ids):
@@ -239,6 +241,9 @@ def main() -> int:
     moved = {n: sorted(k for k, v in s["verdicts"].items() if envelope["verdicts"]["book"].get(k) != v)
              for n, s in samples.items()}
     print(f"wrote {OUT.relative_to(ROOT)}; verdicts that differ from the book's: {moved}")
+    if elsewhere:
+        print(f"the variants measured on other machines ({', '.join(elsewhere)}) are gone with the old envelope: "
+              f"run this script with --here there again")
     return 0
 
 
