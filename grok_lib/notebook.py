@@ -171,6 +171,20 @@ def parameters(namespace: dict, setup) -> dict:
     return kwargs
 
 
+def _claims_report(profile: str = "default"):
+    """The claims report's parameters (it reads the committed records; it trains nothing)."""
+
+
+def report_parameters(namespace: dict) -> None:
+    """Check the claims report's parameters (its ``globals()``): an unknown name, or a profile other than
+    ``default`` (the report shows the committed default-profile records, whatever it is asked), is a
+    one-line ConfigError, as in every other notebook."""
+    profile = parameters(namespace, _claims_report).get("profile", "default")
+    if profile != "default":
+        raise ConfigError(f"profile must be 'default' for the claims report (it reads the committed records of the "
+                          f"default profile; rerun a chapter with another profile to see its verdicts), got {profile!r}")
+
+
 def output_folder(output_path: Optional[str]) -> Path:
     """Where a run that is not the committed one writes: ``<output notebook without .ipynb>_outputs/``
     beside its output notebook, or a new temporary folder if that is unknown."""

@@ -317,3 +317,14 @@ def test_the_draw_covers_every_candidate_and_has_valid_combinations():
             for v in values:
                 assert any(c.get(name) == v for c in combos), (name, v)
         assert sum(valid(build, c) for c in combos) >= len(combos) - 2
+
+
+@pytest.mark.parametrize("args,message", [
+    (["-p", "profile", "nonsense"], "ConfigError: profile must be 'default' for the claims report"),
+    (["-p", "foo", "1"], "ConfigError: unknown parameter(s) foo: this notebook's parameters are profile"),
+])
+def test_the_claims_report_checks_its_parameters(tmp_path, args, message):
+    report = ROOT / "notebooks" / "claims_report.ipynb"
+    proc = subprocess.run([str(PAPERMILL), str(report), str(tmp_path / "report.ipynb"), "--cwd", str(report.parent)] + args,
+                          capture_output=True, text=True)
+    assert proc.returncode != 0 and message in proc.stdout + proc.stderr
