@@ -147,13 +147,17 @@ def same_arithmetic(manifest: dict) -> bool:
     return manifest.get("arithmetic", {}).get("id") == arithmetic.arithmetic_id()
 
 
+def _restore_hint(name: str) -> str:
+    return f"restore it from git or record it again with: {COMMAND} {name}"
+
+
 def read_manifest(name: str, root: Path = RECORDED) -> dict:
     """The set's manifest, checked for its shape: a list of runs, each naming a plain ``.npz`` file of the
     set's own folder (never a path elsewhere), its checksum and its config."""
     path = set_dir(name, root) / "manifest.json"
     if not path.exists():
         raise RecordingError(f"recorded set {name!r} is missing ({path}); record it with: {COMMAND} {name}")
-    again = f"restore it from git or record it again with: {COMMAND} {name}"
+    again = _restore_hint(name)
     try:
         manifest = json.loads(path.read_text())
     except (ValueError, UnicodeDecodeError) as err:
@@ -184,7 +188,7 @@ def load(name: str, configs: Sequence, root: Path = RECORDED) -> Recording:
         raise RecordingError(f"recorded set {name!r} does not match its definition ({what}); "
                              f"record it again with: {COMMAND} {name}")
     histories = []
-    again = f"restore it from git or record it again with: {COMMAND} {name}"
+    again = _restore_hint(name)
     for run in manifest["runs"]:
         try:
             data = (set_dir(name, root) / run["file"]).read_bytes()

@@ -255,7 +255,8 @@ def widen_here() -> int:
         sys.exit("measure_envelope.py: --here is for a machine outside the book's arithmetic; this one computes "
                  "in it (run without --here to measure its variants)")
     envelope = json.loads(OUT.read_text())
-    samples = measure(here_variants())
+    variants = here_variants()
+    samples = measure(variants)
     for fig, bounds in envelope["figures"].items():
         envelope["figures"][fig] = widen(bounds, figure_numbers.envelope([s["figures"][fig] for s in samples.values()]))
     seen = prefix_tolerance([s["prefix"] for s in samples.values()])
@@ -263,7 +264,7 @@ def widen_here() -> int:
         old = envelope["prefix"][name]["rtol"]
         old.update({m: max(old.get(m, 0.0), r) for m, r in tol["rtol"].items()})
     for name, s in samples.items():
-        envelope["variants"][name] = {"env": here_variants()[name], "arithmetic": s["arithmetic"],
+        envelope["variants"][name] = {"env": variants[name], "arithmetic": s["arithmetic"],
                                       "machine": arithmetic.cpu_vendor()}  # measured away from the book's machine
         envelope["verdicts"][name] = s["verdicts"]
     envelope["about"] = ("The spread of the book's numbers across the arithmetic variants of the machines measured "

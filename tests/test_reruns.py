@@ -6,6 +6,7 @@ the injected values, then every code cell, as papermill does) against a scratch 
 documented command lines (papermill, scripts/rerun.py) are run for real where they differ.
 """
 
+import functools
 import inspect
 import itertools
 import json
@@ -126,6 +127,7 @@ def test_the_rerun_script_checks_names_before_starting_a_kernel(tmp_path):
         assert not (ROOT / folder / "evil.ipynb").exists()
 
 
+@functools.cache
 def _rerun_module():
     import importlib.util
 
