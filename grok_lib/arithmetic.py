@@ -3,20 +3,24 @@
 Three libraries pick their kernels by CPU, and each choice changes the last bits of a result:
 MKL's GEMM (torch's matrix products), ATen's vector kernels, and numpy's OpenBLAS. A grokking
 run amplifies a last-bit difference into tens of epochs, so a book recorded on one CPU would
-not reproduce on another. We therefore pin all three to one code path each:
+not reproduce on another. We therefore pin all three to one code path each, one pin set per
+CPU vendor (:data:`PIN_SETS`):
 
-- ``MKL_CBWR=COMPATIBLE``: MKL's conditional numerical reproducibility; the other branches are
-  not honoured on AMD CPUs (MKL falls back to AUTO there), so COMPATIBLE is the only common one;
+- MKL's conditional numerical reproducibility (``MKL_CBWR``): on Intel CPUs its ``AVX2`` branch
+  (every CPU that runs the other pins has it); on AMD CPUs MKL honours no branch but AUTO and
+  ``COMPATIBLE``, so ``COMPATIBLE`` there;
 - ``ATEN_CPU_CAPABILITY=avx2``: ATen's AVX2 kernels, which both vendors' CPUs run;
 - ``OPENBLAS_CORETYPE=Haswell``: OpenBLAS's AVX2 kernels (auto-detection picks SkylakeX or Zen).
 
 What the pins buy was measured with ``shared/tools/arith_probe.py`` (a torch MLP and a numpy deep
 linear net, each digested): the same digests on AMD EPYC families 25 and 26 under the pins (other
 digests without them); on an Intel Xeon (family 6, model 207) the pinned numpy digest is the AMD
-one (856e14890291488d) but the pinned torch digest is not (30449ec74f52b4ed against AMD's
-174dbc43579db815; no MKL branch on the Intel machine gives AMD's). So the pinned arithmetic is
-one per CPU vendor: :func:`arithmetic_id` names the vendor, and a machine of the other vendor
-compares with the book within the measured envelope (``book/envelope.json``).
+one (856e14890291488d) but no MKL branch gives AMD's torch digest (174dbc43579db815). So the pinned
+arithmetic is one per CPU vendor: :func:`arithmetic_id` names the vendor and its pin set's version,
+and a machine of the other vendor compares with the book within the measured envelope
+(``book/envelope.json``). Intel's set was version 1 with ``COMPATIBLE`` too; it bought nothing
+there (no agreement with AMD) and cost 2.1 times the AVX2 branch's step time (benchmarks/
+bench_train_step.py on that Xeon: 28.8 against 13.5 ms), so version 2 takes the AVX2 branch.
 
 The libraries read these variables when they load, so :func:`pin` runs in ``grok_lib/__init__``
 before anything imports numpy or torch (and ``make`` exports the same values to every process
@@ -41,18 +45,22 @@ import platform
 import sys
 import warnings
 
-#: The pinned arithmetic: environment variable -> value (read by MKL, ATen and OpenBLAS at load).
-PINS = {"MKL_CBWR": "COMPATIBLE", "ATEN_CPU_CAPABILITY": "avx2", "OPENBLAS_CORETYPE": "Haswell"}
-
-#: What each library reports when the pins are in force.
-PINNED_STATE = {"mkl_cbwr": "COMPATIBLE", "aten": "AVX2", "openblas_core": "Haswell"}
+#: The pinned arithmetic of each CPU vendor: (version, environment variable -> value), read by MKL,
+#: ATen and OpenBLAS when they load. A vendor not named here gets DEFAULT_PINS (MKL's COMPATIBLE
+#: branch is the one MKL honours on any x86-64 CPU). A change of a vendor's pins bumps its version,
+#: which is part of the arithmetic id, so it changes every key computed on that vendor.
+DEFAULT_PINS = (1, {"MKL_CBWR": "COMPATIBLE", "ATEN_CPU_CAPABILITY": "avx2", "OPENBLAS_CORETYPE": "Haswell"})
+PIN_SETS = {
+    "AuthenticAMD": DEFAULT_PINS,
+    "GenuineIntel": (2, {"MKL_CBWR": "AVX2", "ATEN_CPU_CAPABILITY": "avx2", "OPENBLAS_CORETYPE": "Haswell"}),
+}
+#: How each library reports a pinned value (MKL by its branch name; ATen in capitals).
+_REPORTED = {"MKL_CBWR": ("mkl_cbwr", str), "ATEN_CPU_CAPABILITY": ("aten", str.upper),
+             "OPENBLAS_CORETYPE": ("openblas_core", str)}
 
 #: The environment variable that chooses the arithmetic: ``pinned`` (the default) or ``native``.
 SWITCH = "GROK_ARITHMETIC"
 MODES = ("pinned", "native")
-
-#: The version of the pin set; part of the arithmetic id, so a change of pins changes every key.
-PIN_VERSION = 1
 
 # MKL's CNR codes (mkl_cbwr.h), as mkl_cbwr_get(MKL_CBWR_BRANCH) reports them.
 _MKL_BRANCHES = {0: "OFF", 1: "unset (AUTO)", 2: "AUTO", 3: "COMPATIBLE", 4: "SSE2", 6: "SSSE3", 7: "SSE4_1",
@@ -118,6 +126,21 @@ def cpu_vendor() -> str:
 
 def cpu_model() -> str:
     return _cpuinfo("model name") or platform.processor() or platform.machine()
+
+
+def pin_set(vendor: str | None = None) -> tuple[int, dict]:
+    """The (version, pins) of ``vendor`` (this machine's CPU vendor by default)."""
+    return PIN_SETS.get(vendor or cpu_vendor(), DEFAULT_PINS)
+
+
+def pinned_state(pins: dict) -> dict:
+    """What MKL, ATen and OpenBLAS report when ``pins`` are in force (the fields of :func:`describe`)."""
+    return {_REPORTED[k][0]: _REPORTED[k][1](v) for k, v in pins.items()}
+
+
+#: This machine's pin set (the CPU does not change under a running process).
+PIN_VERSION, PINS = pin_set()
+PINNED_STATE = pinned_state(PINS)
 
 
 def _mkl_branch(torch) -> str | None:
@@ -192,8 +215,8 @@ def describe() -> dict:
 
 
 def _id(facts: dict) -> str:
-    """``pinned-1/<CPU vendor>/<library versions>`` where the pins are in force (the same floats on any
-    CPU of that vendor measured so far); ``other/<versions>/<hash>`` elsewhere, hashing what chose the
+    """``pinned-<version>/<CPU vendor>/<library versions>`` where the vendor's pins are in force (the same
+    floats on any CPU of that vendor measured so far); ``other/<versions>/<hash>`` elsewhere, hashing what chose the
     kernels (CPU included)."""
     versions = f"torch{facts['torch']}-mkl{facts['mkl']}-numpy{facts['numpy']}-openblas{facts['openblas']}"
     if facts["pinned"]:
@@ -232,9 +255,10 @@ def summary(facts: dict | None = None) -> str:
 
 @contextlib.contextmanager
 def one_thread():
-    """Train in one torch thread. Under the pinned arithmetic MKL's COMPATIBLE sgemm gives other last bits
-    with another thread count (measured: a 3220x256 @ 256x113 product differs between one and two threads;
-    under MKL's AUTO it did not), so a run's numbers would depend on the process that trains it. The
+    """Train in one torch thread. MKL's COMPATIBLE sgemm (AMD's pin set) gives other last bits with another
+    thread count (measured: a 3220x256 @ 256x113 product differs between one and two threads; under MKL's
+    AUTO and, on the Intel Xeon, its AVX2 branch it did not), so a run's numbers would depend on the
+    process that trains it. The
     book's training workers run one thread each anyway; a run trained in a notebook, a test or a script
     now gets the same numbers as theirs."""
     import torch

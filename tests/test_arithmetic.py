@@ -36,6 +36,22 @@ def test_this_test_process_computes_in_the_pinned_arithmetic():
     assert facts["id"].startswith(f"pinned-{arithmetic.PIN_VERSION}/")
 
 
+def test_the_book_was_recorded_under_its_vendors_current_pin_set():
+    """Changing a vendor's pins without bumping its version (or without re-recording the book) would keep
+    the book's id while computing other floats: the recording must name its vendor's version and report
+    exactly that pin set's state."""
+    book = arithmetic.book_recording()
+    version, pins = arithmetic.pin_set(book["vendor"])
+    assert book["id"].startswith(f"pinned-{version}/{book['vendor']}/"), book["id"]
+    assert {k: book[k] for k in arithmetic.pinned_state(pins)} == arithmetic.pinned_state(pins)
+
+
+def test_each_vendors_pin_set_has_the_same_three_variables():
+    sets = [arithmetic.DEFAULT_PINS, *arithmetic.PIN_SETS.values()]
+    assert all(set(pins) == set(arithmetic.DEFAULT_PINS[1]) for _, pins in sets)
+    assert arithmetic.pin_set("SomeOtherVendor") == arithmetic.DEFAULT_PINS
+
+
 @needs_pins
 def test_importing_grok_lib_pins_a_fresh_process_before_numpy_loads():
     out = _python("import grok_lib, json; from grok_lib import arithmetic; print(json.dumps(arithmetic.describe()))")
