@@ -11,10 +11,12 @@ estimate of the memory one run needs (:func:`need_memory`; the budget is 16 GiB,
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import math
 import numbers
 import os
+import re
 from dataclasses import fields, replace
 
 DEVICES = ("auto", "cpu", "cuda")
@@ -102,13 +104,14 @@ def max_run_bytes() -> float:
     return gib * 2**30
 
 
-def need_memory(values: dict, estimate, sizes: tuple[str, ...]) -> None:
+def need_memory(values: dict, estimate, sizes: tuple[str, ...], reference: dict | None = None) -> None:
     """A one-line ConfigError if ``estimate(values)`` (the bytes one run with the settings
     ``values``, a config's fields as a dict, needs) is over the budget of :func:`max_run_bytes`.
 
-    The error names a size of ``sizes`` that can be lowered to fit (the one whose halving saves
-    the most memory at these settings) and the largest value of it that fits, so that a
-    too-large value fails before anything runs, not after minutes of allocating.
+    The error names a size of ``sizes`` that can be lowered to fit and the largest value of it
+    that fits, so that a too-large value fails before anything runs, not after minutes of
+    allocating: of the sizes that can, the one furthest above its value in ``reference`` (the
+    config's defaults: the size the user raised), else the one whose halving saves the most.
     """
     budget = max_run_bytes()
     need = estimate(values)
@@ -130,7 +133,13 @@ def need_memory(values: dict, estimate, sizes: tuple[str, ...]) -> None:
     fitting = {n: largest_fitting(n) for n in sizes}
     # blame a size that can be lowered to fit, the one whose halving saves the most memory
     candidates = [n for n in sizes if fitting[n]] or list(sizes)
-    name = max(candidates, key=lambda n: need - estimate(with_(n, max(1, int(values[n]) // 2))))
+
+    def raised(n: str) -> float:
+        base = (reference or {}).get(n)
+        return values[n] / base if isinstance(base, (int, float)) and base > 0 else 0.0
+
+    name = max(candidates, key=lambda n: (raised(n) > 1, raised(n) if raised(n) > 1 else 0,
+                                          need - estimate(with_(n, max(1, int(values[n]) // 2)))))
     others = ", ".join(f"{n}={values[n]}" for n in sizes if n != name)
     fits = fitting[name]
     allowed = f"{name} <= {fits} fits with these settings" if fits else f"no {name} fits with these settings"
@@ -139,36 +148,57 @@ def need_memory(values: dict, estimate, sizes: tuple[str, ...]) -> None:
 
 
 def need_list_of_numbers(name: str, values, lo: float = -math.inf, hi: float = math.inf,
-                         lo_open: bool = True, hi_open: bool = True) -> list:
-    """``values`` as a list, or a one-line ConfigError naming ``name`` (the list, not its elements)
-    if it is not a non-empty list of numbers in the interval from ``lo`` to ``hi``.
+                         lo_open: bool = True, hi_open: bool = True, integer: bool = False) -> list:
+    """The one check of a notebook's list parameter (every part's): ``values`` as a list, or a one-line
+    ConfigError naming ``name`` (the list as the notebook spells it, not a config field) if it is not a
+    non-empty list of numbers (integers where ``integer``) in the interval from ``lo`` to ``hi``, or if
+    it repeats a value (a repeated run adds nothing but a second copy of the same curve).
 
     (papermill's ``-p name '[1, 2]'`` passes the *string* "[1, 2]"; lists need ``-y``.)
     """
     def inside(v) -> bool:
         return (v > lo if lo_open else v >= lo) and (v < hi if hi_open else v <= hi)
 
-    ok = isinstance(values, (list, tuple)) and len(values) > 0 and all(
-        isinstance(v, numbers.Real) and not isinstance(v, bool) and v == v and inside(v) for v in values)
+    kind = numbers.Integral if integer else numbers.Real
+    what = "integers" if integer else "numbers"
+    if not isinstance(values, (list, tuple)):
+        raise ConfigError(f"{name} must be a non-empty list of {what}, got {values!r} "
+                          f"(with papermill pass lists as YAML: -y \"{name}: [...]\")")
+    ok = len(values) > 0 and all(isinstance(v, kind) and not isinstance(v, bool) and v == v and inside(v)
+                                 for v in values)
     if not ok:
-        if not isinstance(values, (list, tuple)):
-            raise ConfigError(f"{name} must be a non-empty list of numbers, got {values!r} "
-                              f"(with papermill pass lists as YAML: -y \"{name}: [...]\")")
         bounded = lo != -math.inf or hi != math.inf
         interval = f" in {'(' if lo_open else '['}{lo}, {hi}{')' if hi_open else ']'}" if bounded else ""
-        raise ConfigError(f"{name} must be a non-empty list of numbers{interval}, got {values!r}")
-    return list(values)
+        raise ConfigError(f"{name} must be a non-empty list of {what}{interval}, got {list(values)!r}")
+    need_distinct(name, list(values))
+    return [int(v) for v in values] if integer else list(values)
 
 
 def need_seeds(values, name: str = "seeds") -> list[int]:
     """``values`` as a list of distinct non-negative integers (seeds), or a one-line ConfigError naming ``name``."""
-    if not isinstance(values, (list, tuple)) or not values:
-        raise ConfigError(f"{name} must be a non-empty list of integers >= 0, got {values!r}")
-    for v in values:
-        if isinstance(v, bool) or not isinstance(v, numbers.Integral) or v < 0:
-            raise ConfigError(f"{name} must be a non-empty list of integers >= 0, got {list(values)!r}")
-    need_distinct(name, list(values))
-    return [int(v) for v in values]
+    return need_list_of_numbers(name, values, 0, math.inf, lo_open=False, integer=True)
+
+
+@contextlib.contextmanager
+def spelled_as(names: dict, setting: str | None = None):
+    """ConfigErrors raised inside, named as the notebook spells its parameters: an error about a config
+    field of ``names`` (field -> the notebook parameter that sets it; such a message starts with the
+    field's name) names the parameter instead; any other error is prefixed with ``setting`` (e.g.
+    ``"gammas value 1e+10"``: the setting that made another field's check fail), if given. An error
+    already spelled by an inner context passes through unchanged."""
+    try:
+        yield
+    except ConfigError as err:
+        if getattr(err, "spelled", False):
+            raise
+        text = str(err)
+        renamed = next((re.sub(rf"\b{re.escape(f)}\b(?=(=| <=| must))", parameter, text)
+                        for f, parameter in names.items() if re.match(rf"{re.escape(f)}(?=[ =])", text)), None)
+        if renamed is None and setting is None:
+            raise
+        spelled = ConfigError(renamed if renamed is not None else f"{setting}: {text}")
+        spelled.spelled = True
+        raise spelled from None
 
 
 def need_distinct(name: str, values: list) -> None:

@@ -6,11 +6,17 @@ its ``__init__`` imports, so the row exists as soon as the config class does) an
 edits the store::
 
     register(RunKind(name="paper_x.model", config_type=XConfig,
-                     train=train_group, code=(model_module, train_module)))
+                     train=train_group, code=(model_module, train_module),
+                     memory=memory_estimate, sizes=("d", "width")))
 
 A row's ``train`` trains a *group* of configs and returns one history per config. Kinds
 that cannot stack get groups of one; kinds with a ``stack_signature`` get groups of
 configs whose signatures are equal (see :func:`grok_lib.runs.missing_groups`).
+
+Every row estimates the memory one run needs (``memory``: the config's fields as a dict -> bytes,
+an upper estimate) and names the ``sizes`` a user can lower; :func:`grok_lib.plans.plan` checks
+every config against the budget (:func:`grok_lib.config.need_memory`) before anything is trained
+or written, so a size no machine here can afford is a one-line ConfigError naming it.
 
 Two optional checks keep what only the paper knows out of the store: ``check(config,
 history)`` says why a finished history is not a result (a run that diverged: its loss
@@ -52,6 +58,8 @@ class RunKind:
     config_type: type  # the frozen dataclass this row trains
     train: GroupTrainer  # trains a group of configs (see GroupTrainer)
     code: tuple[ModuleType, ...]  # the modules whose source determines the numbers (hashed into keys)
+    memory: Callable[[dict], float]  # bytes one run of these config fields needs at its peak (an upper estimate)
+    sizes: tuple[str, ...]  # the fields a memory error may ask to lower (integers: dimensions, counts, steps)
     device: Callable[[object], str] = cpu_only  # the resolved device of a config (part of its key)
     stack_signature: Optional[Callable[[object], tuple]] = None  # equal signatures may train as one group
     max_group: dict = field(default_factory=lambda: {"cpu": 1, "cuda": 1})  # members per group, by device
@@ -59,6 +67,7 @@ class RunKind:
     not_in_key: tuple[str, ...] = ()  # config fields that change how a run is carried out, not its numbers
     check: Callable[[object, History], Optional[str]] = lambda config, history: None  # why not a result (diverged)
     check_resume: Callable[[list, dict], Optional[str]] = lambda configs, arrays: None  # why a checkpoint can't resume
+    spelled: dict = field(default_factory=dict)  # config field -> the notebook parameter that sets it, for messages
 
 
 KINDS: dict[type, RunKind] = {}

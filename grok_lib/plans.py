@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass
+from dataclasses import MISSING, dataclass, fields
 from typing import Optional, Sequence
 
 from .arithmetic import arithmetic_id
-from .config import ConfigError
+from .config import ConfigError, need_memory, spelled_as
 from .history import History
 from .kinds import RunKind, code_version, kind_of
 
@@ -30,10 +30,21 @@ class Plan:
 
 
 def plan(config) -> Plan:
-    """Resolve ``config``'s kind and device and compute its key (once)."""
+    """Check ``config`` against the memory budget (its kind's estimate), resolve its kind and device and
+    compute its key (once)."""
     kind = kind_of(config)
+    need_run_memory(config, kind)
     device = kind.device(config)
     return Plan(config, kind, device, run_key(config, device, kind))
+
+
+def need_run_memory(config, kind: RunKind) -> None:
+    """A one-line ConfigError if one run of ``config`` needs more memory than the budget, naming the size
+    to lower as the notebook spells it (the kind's ``spelled``) and, among the kind's sizes, the one most
+    above the config type's own default (the size a user raised)."""
+    defaults = {f.name: f.default for f in fields(config) if f.default is not MISSING}
+    with spelled_as(kind.spelled):
+        need_memory(config.to_dict(), kind.memory, kind.sizes, reference=defaults)
 
 
 def run_key(config, device: str, kind: Optional[RunKind] = None) -> str:

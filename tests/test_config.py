@@ -2,6 +2,8 @@ import dataclasses
 
 import pytest
 
+from grok_lib.plans import plan
+
 from grok_lib import config as C
 from grok_lib.config import ConfigError
 from grok_lib.paper_a.config import ModAddConfig, profile_config, weight_decay_sweep
@@ -91,12 +93,13 @@ def test_a_list_parameter_given_as_a_string_is_one_clear_error():
 
 
 # --- sizes have a bound, found before anything runs (issue: reruns, case 6) -------------------------------------
+# The estimate is the run kind's (grok_lib/kinds.py: a row's ``memory``); plan() checks it, before any training.
 def test_a_size_past_the_memory_budget_is_one_line_naming_it():
     import time
 
     t0 = time.perf_counter()
     with pytest.raises(ConfigError) as err:
-        profile_config("default", p=10007)
+        plan(profile_config("default", p=10007))
     text = str(err.value)
     assert time.perf_counter() - t0 < 1.0
     assert text.startswith("p=10007 needs about") and "\n" not in text
@@ -106,22 +109,22 @@ def test_a_size_past_the_memory_budget_is_one_line_naming_it():
 @pytest.mark.parametrize("field,value", [("width", 10**7), ("d_embed", 10**6), ("epochs", 10**12)])
 def test_every_size_of_the_mlp_is_bounded(field, value):
     with pytest.raises(ConfigError, match=f"^{field}={value} needs about .* {field} <= \\d+ fits"):
-        profile_config("default", **{field: value})
+        plan(profile_config("default", **{field: value}))
 
 
 def test_the_memory_budget_can_be_raised_and_is_checked(monkeypatch):
     monkeypatch.setenv("GROK_MAX_RUN_GIB", "40000")
-    assert profile_config("default", p=2003).p == 2003  # allowed on a machine declared large enough
+    assert plan(profile_config("default", p=2003)).config.p == 2003  # allowed on a machine declared large enough
     monkeypatch.setenv("GROK_MAX_RUN_GIB", "lots")
     with pytest.raises(ConfigError, match="^GROK_MAX_RUN_GIB must be a positive number of GiB, got 'lots'$"):
-        profile_config("default")
+        plan(profile_config("default"))
 
 
 def test_the_deep_linear_sizes_are_bounded():
     from grok_lib.paper_a.dln.config import sweep as dln_sweep
 
     with pytest.raises(ConfigError, match="^width=1000000 needs about .* width <= \\d+ fits"):
-        dln_sweep("ci", depths=[3], width=10**6)
+        plan(dln_sweep("ci", depths=[3], width=10**6)[0])
 
 
 def test_the_whole_sweep_is_validated_before_the_store_is_touched(tmp_path, monkeypatch):
@@ -173,3 +176,9 @@ def test_cuda_on_a_cpu_machine_fails_in_the_setup_call_before_the_store(tmp_path
     with pytest.raises(ConfigError, match="^device 'cuda' was requested"):
         setup.mlp(profile="ci", device="cuda")
     assert not (tmp_path / "runs").exists()
+
+
+def test_the_memory_error_names_the_size_the_user_raised_not_the_profiles():
+    """At the ci profile p = 23 (below its default 113): raising width alone must blame width, not p."""
+    with pytest.raises(ConfigError, match=r"^width=10000000 needs about .* width <= \d+ fits"):
+        plan(profile_config("ci", width=10**7))

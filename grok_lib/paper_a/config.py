@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from ..config import (DEVICES, DTYPES, ConfigError, from_profile, need_choice, need_distinct, need_int,
-                      need_list_of_numbers, need_memory, need_real, to_dict)
+from ..config import (DEVICES, DTYPES, ConfigError, from_profile, need_choice, need_int,
+                      need_list_of_numbers, need_real, to_dict)
 
 #: How the pairs are split (see :mod:`grok_lib.paper_a.task`) and how E is initialised
 #: (see :mod:`grok_lib.paper_a.model`).
@@ -61,7 +61,6 @@ class ModAddConfig:
         need_choice("dtype", self.dtype, DTYPES)
         need_choice("device", self.device, DEVICES)
         need_split(self.p, self.train_frac, self.split)
-        need_memory(to_dict(self), memory_estimate, SIZES)
 
     def to_dict(self) -> dict:
         return to_dict(self)
@@ -119,7 +118,6 @@ def weight_decay_sweep(base: ModAddConfig, weight_decays=None) -> list[ModAddCon
     """One config per weight decay (None: :data:`WEIGHT_DECAYS`), otherwise identical (Figures 1 and 3)."""
     weight_decays = need_list_of_numbers("weight_decays", WEIGHT_DECAYS if weight_decays is None else weight_decays,
                                          0.0, float("inf"), lo_open=False, hi_open=True)
-    need_distinct("weight_decays", weight_decays)
     return [replace(base, weight_decay=float(wd)) for wd in weight_decays]
 
 

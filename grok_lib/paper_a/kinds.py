@@ -8,9 +8,9 @@ import math
 import numpy as np
 
 from ..kinds import RunKind, config_device, register
-from . import metrics, model, stacked, task, train
+from . import config as mlp_config, metrics, model, stacked, task, train
 from .config import NOT_IN_KEY, ModAddConfig
-from .dln import optim as dln_optim, theory as dln_theory, train as dln_train
+from .dln import config as dln_config, optim as dln_optim, theory as dln_theory, train as dln_train
 from .dln.config import DeepLinearConfig
 
 
@@ -108,6 +108,9 @@ MLP = register(RunKind(
     config_type=ModAddConfig,
     train=train_mlp_group,
     code=(task, model, stacked, metrics, train),
+    memory=mlp_config.memory_estimate,
+    sizes=mlp_config.SIZES,
+    spelled={"weight_decay": "weight_decays"},
     device=config_device,
     stack_signature=stacked.stack_signature,
     # Measured with benchmarks/bench_sweep.py: on the 2-core CPU a 5-member stack of the default
@@ -125,6 +128,9 @@ DEEP_LINEAR = register(RunKind(
     config_type=DeepLinearConfig,
     train=train_dln_group,
     code=(dln_theory, dln_optim, dln_train),
+    memory=dln_config.memory_estimate,
+    sizes=dln_config.SIZES,
+    spelled={"depth": "depths"},
     cost=lambda c: c.steps * c.depth * 1e-6,
     check=check_dln,
 ))

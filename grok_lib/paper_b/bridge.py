@@ -24,8 +24,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, fields, replace
 
-from ..config import (DEVICES, ConfigError, from_profile, need_choice, need_distinct, need_int, need_seeds,
-                      need_list_of_numbers, need_real, to_dict)
+from ..config import (DEVICES, ConfigError, from_profile, need_choice, need_int, need_seeds,
+                      need_list_of_numbers, need_real, spelled_as, to_dict)
 
 
 @dataclass(frozen=True)
@@ -125,8 +125,12 @@ def sweep(profile: str, alphas=None, weight_decays=None, seeds=None, **overrides
     alphas = need_list_of_numbers("alphas", SWEEPS[profile]["alpha"] if alphas is None else alphas, 0.0)
     lams = need_list_of_numbers("weight_decays", SWEEPS[profile]["weight_decay"] if weight_decays is None
                                 else weight_decays, 0.0, lo_open=False)
-    need_distinct("alphas", alphas)
-    need_distinct("weight_decays", lams)
     seeds = need_seeds(SWEEPS[profile]["seeds"] if seeds is None else seeds)
-    return [replace(base, alpha=float(a), weight_decay=float(lam), data_seed=s, init_seed=s)
-            for s in seeds for lam in lams for a in alphas]
+    out = []
+    for s in seeds:
+        for lam in lams:
+            for a in alphas:
+                with spelled_as({"alpha": "alphas", "weight_decay": "weight_decays"},
+                                f"alphas value {a!r} with weight_decays value {lam!r}"):
+                    out.append(replace(base, alpha=float(a), weight_decay=float(lam), data_seed=s, init_seed=s))
+    return out

@@ -19,11 +19,14 @@ import math
 from dataclasses import dataclass, fields, replace
 
 from ..config import (DEVICES, PROFILES as PROFILE_NAMES, ConfigError, from_profile, need_choice, need_int, need_seeds,
-                      need_list_of_numbers, need_real, to_dict)
+                      need_list_of_numbers, need_real, spelled_as, to_dict)
 
 LR_RULES = ("fixed", "stable")  # fixed: every step is lr; stable: min(lr, 1 / smoothness bound), see diagonal.py
 EXPERIMENTS = ("sparse", "misgrokking", "matrix_completion", "modadd")
 INF = math.inf
+#: The largest initialisation scale: the objective holds ||theta||^2 = alpha^2 (and matrix completion
+#: alpha^2 in W = U U^T), which float64 holds only below ~1.3e154.
+ALPHA_MAX = 1e150
 
 
 def _positive(name: str, value) -> None:
@@ -32,6 +35,11 @@ def _positive(name: str, value) -> None:
 
 def _nonnegative(name: str, value) -> None:
     need_real(name, value, 0.0, INF, lo_open=False, hi_open=True)
+
+
+def need_alpha(name: str, value) -> None:
+    """An initialisation scale: a number in (0, ALPHA_MAX)."""
+    need_real(name, value, 0.0, ALPHA_MAX, lo_open=True, hi_open=True)
 
 
 def _fraction(name: str, value) -> None:
@@ -81,7 +89,7 @@ class DiagonalNetConfig(_AsDict):
         need_int("d", self.d, 1)
         need_int("n_train", self.n_train, 1)
         need_int("n_test", self.n_test, 1)
-        _positive("alpha", self.alpha)
+        need_alpha("alpha", self.alpha)
         _nonnegative("weight_decay", self.weight_decay)
         _positive("lr", self.lr)
         need_choice("lr_rule", self.lr_rule, LR_RULES)
@@ -143,7 +151,7 @@ class MatrixCompletionConfig(_AsDict):
     def __post_init__(self) -> None:
         need_int("d", self.d, 2)
         _fraction("observed_frac", self.observed_frac)
-        _positive("alpha", self.alpha)
+        need_alpha("alpha", self.alpha)
         _nonnegative("weight_decay", self.weight_decay)
         _positive("lr", self.lr)
         need_int("steps", self.steps, 1)
@@ -299,6 +307,10 @@ def profile_config(experiment: str, profile: str, **overrides):
     return from_profile({name: PROFILES[name][experiment] for name in PROFILES}, profile, **overrides)
 
 
+#: The notebook's list parameter of each swept config field.
+LIST_OF = {"alpha": "alphas", "weight_decay": "weight_decays"}
+
+
 def sweep(experiment: str, profile: str, axis: str, values=None, horizon: float | None = None,
           fit_steps: bool = True, **overrides) -> list:
     """One config per value of ``axis`` ("alpha" or "weight_decay") on the profile's base config.
@@ -308,14 +320,17 @@ def sweep(experiment: str, profile: str, axis: str, values=None, horizon: float 
     or no horizon (the MLP) keep the base config's steps.
     """
     need_choice("experiment", experiment, EXPERIMENTS)
-    need_choice("axis", axis, ("alpha", "weight_decay"))
+    need_choice("axis", axis, tuple(LIST_OF))
     base = profile_config(experiment, profile, **overrides)
-    values = need_list_of_numbers(axis, SWEEPS[profile][experiment].get(axis, ()) if values is None else values)
+    name = LIST_OF[axis]
+    given = SWEEPS[profile][experiment].get(axis, ()) if values is None else values
+    values = need_list_of_numbers(name, given, 0.0, INF, lo_open=axis == "alpha")
     horizon = HORIZON[experiment] if horizon is None else horizon
     configs = []
     for value in values:
-        config = replace(base, **{axis: float(value)})
-        if fit_steps and horizon is not None and config.alpha > 1 and config.weight_decay > 0:
-            config = replace(config, steps=steps_for(config, horizon))
+        with spelled_as({axis: name}, f"{name} value {value!r}"):
+            config = replace(base, **{axis: float(value)})
+            if fit_steps and horizon is not None and config.alpha > 1 and config.weight_decay > 0:
+                config = replace(config, steps=steps_for(config, horizon))
         configs.append(config)
     return configs

@@ -30,6 +30,40 @@ def _one_by_one(train_one):
     return train
 
 
+# --- memory: upper estimates of one run's peak, in bytes (checked before anything runs) ---------------
+PROCESS = 2.0**28  # the interpreter, numpy / torch and scipy themselves
+
+
+def diagonal_memory(c: dict) -> float:
+    """The float64 training inputs (and their int8 / Gaussian draw), the test inputs (compact: 1 byte
+    per sign or 4 per Gaussian, past diagonal.COMPACT_ENTRIES), the margin classifiers' linear program
+    (the signed inputs twice, and HiGHS's sparse copy of them), d-vectors and the beta snapshots."""
+    n, d, n_test = c["n_train"], c["d"], c["n_test"]
+    compact = n_test * d > diagonal.COMPACT_ENTRIES
+    test = n_test * d * ((1 if "k" in c else 4) if compact else 8) * 2
+    margins_lp = 16.0 * n * d * 4 if c["margins"] else 0.0
+    return 16.0 * n * d + test + margins_lp + 8.0 * d * (40 + c["n_snapshots"]) + 8.0 * 1024 * d + PROCESS
+
+
+def matrix_completion_memory(c: dict) -> float:
+    """U, V, W = U U^T - V V^T, the target, the mask, their gradients and temporaries: d x d float64s."""
+    return 8.0 * 24 * c["d"] ** 2 + 8.0 * 64 * (c["n_log"] + 2) + PROCESS
+
+
+def modadd_memory(c: dict) -> float:
+    """Every ordered pair's hidden pre-activations, activations and their gradients (float64, p^2 x width)
+    and its logits (p^2 x p), with the one-hot inputs of the dense check, and the weights."""
+    p, width = c["p"], c["width"]
+    return 8.0 * (6 * p * p * width + 6 * p**3 + 8 * width * 3 * p) + PROCESS
+
+
+def init_scale_memory(c: dict) -> float:
+    """Paper A's MLP at the bridge's settings (Part A's estimate, with steps as its epochs)."""
+    from ..paper_a.config import memory_estimate
+
+    return memory_estimate(c | {"epochs": c["steps"], "split": "unordered"})
+
+
 train_diagonal_group = _one_by_one(diagonal.train)
 train_matrix_completion_group = _one_by_one(matrix_completion.train)
 train_modadd_group = _one_by_one(modadd.train)
@@ -40,6 +74,9 @@ SPARSE = register(RunKind(
     config_type=SparseConfig,
     train=train_diagonal_group,
     code=(diagonal, margins),
+    memory=diagonal_memory,
+    sizes=("d", "n_train", "n_test"),
+    spelled={"alpha": "alphas", "weight_decay": "weight_decays"},
     cost=lambda c: c.steps * c.d * c.n_train * 1e-9,
 ))
 
@@ -48,6 +85,9 @@ MISGROKKING = register(RunKind(
     config_type=MisgrokkingConfig,
     train=train_diagonal_group,
     code=(diagonal, margins),
+    memory=diagonal_memory,
+    sizes=("d", "n_train", "n_test"),
+    spelled={"n_train": "misgrokking_n_train", "alpha": "misgrokking_alpha"},
     cost=lambda c: c.steps * c.d * c.n_train * 1e-9,
 ))
 
@@ -56,6 +96,9 @@ MATRIX_COMPLETION = register(RunKind(
     config_type=MatrixCompletionConfig,
     train=train_matrix_completion_group,
     code=(matrix_completion, diagonal),
+    memory=matrix_completion_memory,
+    sizes=("d", "n_log"),
+    spelled={},
     cost=lambda c: c.steps * c.d**3 * 1e-9,
 ))
 
@@ -65,6 +108,9 @@ MODADD = register(RunKind(
     train=train_modadd_group,
     code=(modadd, diagonal),
     device=config_device,
+    memory=modadd_memory,
+    sizes=("p", "width"),
+    spelled={"data_seed": "seeds", "init_seed": "seeds"},
     cost=lambda c: c.steps * c.width * c.p**2 * c.train_frac * 1e-9,
 ))
 
@@ -74,5 +120,8 @@ INIT_SCALE = register(RunKind(
     train=train_init_scale_group,
     code=(bridge_train, paper_a_model, paper_a_task),
     device=config_device,
+    memory=init_scale_memory,
+    sizes=("p", "width", "d_embed", "steps"),
+    spelled={"data_seed": "seeds", "init_seed": "seeds"},
     cost=lambda c: c.steps * c.width * c.p**2 * c.train_frac * 1e-9,
 ))

@@ -13,6 +13,7 @@ base alpha); the MLP chapters repeat this per seed (seeds outermost).
 
 from __future__ import annotations
 
+from ..config import spelled_as
 from ..notebook import Run, start
 from ..runs import run_all
 from . import bridge, config, figures
@@ -24,23 +25,33 @@ def _sparse_configs(profile, alphas=None, weight_decays=None, horizon=None, **ov
 
 
 def _misgrokking_config(profile, alpha=None, horizon=None, **overrides):
-    base = config.profile_config("misgrokking", profile, **overrides)
-    return config.sweep("misgrokking", profile, "alpha", [base.alpha if alpha is None else alpha], horizon,
-                        **overrides)[0]
+    """The misgrokking run; its notebook parameters are ``misgrokking_alpha`` and ``misgrokking_n_train``."""
+    if alpha is not None:
+        config.need_alpha("misgrokking_alpha", alpha)
+    with spelled_as({"n_train": "misgrokking_n_train", "alpha": "misgrokking_alpha", "alphas": "misgrokking_alpha"}):
+        base = config.profile_config("misgrokking", profile, **overrides)
+        return config.sweep("misgrokking", profile, "alpha", [base.alpha if alpha is None else alpha], horizon,
+                            **overrides)[0]
 
 
 def _matrix_completion_config(profile, alpha=None, horizon=None, **overrides):
-    base = config.profile_config("matrix_completion", profile, **overrides)
-    return config.sweep("matrix_completion", profile, "alpha", [base.alpha if alpha is None else alpha], horizon,
-                        **overrides)[0]
+    if alpha is not None:
+        config.need_alpha("alpha", alpha)
+    with spelled_as({"alphas": "alpha"}):  # one alpha, swept as a list of one
+        base = config.profile_config("matrix_completion", profile, **overrides)
+        return config.sweep("matrix_completion", profile, "alpha", [base.alpha if alpha is None else alpha], horizon,
+                            **overrides)[0]
 
 
 def _modadd_configs(profile, alphas=None, weight_decays=None, seeds=None, **overrides) -> list:
     """Per seed (outermost; split and init move together): the alpha sweep, then the lambda sweep."""
-    return [c for s in config.seeds_of("modadd", profile, seeds)
-            for c in (config.sweep("modadd", profile, "alpha", alphas, data_seed=s, init_seed=s, **overrides)
-                      + config.sweep("modadd", profile, "weight_decay", weight_decays, data_seed=s, init_seed=s,
-                                     **overrides))]
+    out = []
+    for s in config.seeds_of("modadd", profile, seeds):
+        with spelled_as({"data_seed": "seeds", "init_seed": "seeds"}, f"seeds value {s!r}"):
+            out += (config.sweep("modadd", profile, "alpha", alphas, data_seed=s, init_seed=s, **overrides)
+                    + config.sweep("modadd", profile, "weight_decay", weight_decays, data_seed=s, init_seed=s,
+                                   **overrides))
+    return out
 
 
 def sparse(profile: str = "default", alphas=None, weight_decays=None, d=None, n_train=None, k=None, lr=None,

@@ -10,7 +10,7 @@ import math
 from dataclasses import dataclass, replace
 
 from ..config import (PROFILES as PROFILE_NAMES, ConfigError, from_profile, given_overrides, need_choice, need_int,
-                      need_list_of_numbers, need_real, to_dict)
+                      need_list_of_numbers, need_real, need_seeds, spelled_as, to_dict)
 
 MODELS = ("linear", "two_layer_linear", "tanh")
 #: eigen: exact powers of GD's linear recursion in the eigenbasis of the sample covariance
@@ -57,7 +57,8 @@ class LinearEstimatorConfig:
             need_real("grok_eps", e, 0.0, math.inf, lo_open=True, hi_open=True)
         need_int("steps", self.steps, 1)
         need_int("n_test", self.n_test, 1)
-        need_real("label_noise", self.label_noise, 0.0, math.inf, lo_open=False, hi_open=True)
+        # sigma_n^2 is a loss: float64 (and Python's float power) holds it only below ~1e154
+        need_real("label_noise", self.label_noise, 0.0, 1e150, lo_open=False, hi_open=True)
         need_choice("test_label_noise", self.test_label_noise, (False, True))
         need_choice("model", self.model, MODELS)
         need_int("hidden", self.hidden, 1)
@@ -146,30 +147,41 @@ NOISE_FRACTIONS = (0.0, 0.5, 1.0)
 NOISE_FULL_LAM = 0.3
 
 
+#: The notebook's list parameter of each swept config field.
+LIST_OF = {"lam": "lams", "gamma": "gammas", "d_out": "d_outs", "label_noise": "fractions"}
+
+
 def _sweep(profile: str, values: dict, overrides: dict) -> list[LinearEstimatorConfig]:
+    """The profile's base config with ``overrides``, once per combination of ``values`` (field -> list),
+    the first field outermost; an error names the notebook's list parameter and its value."""
     base = profile_config(profile, **overrides)
-    keys = list(values)
     out = [base]
-    for k in keys:
-        out = [replace(c, **{k: v}) for c in out for v in values[k]]
+    for k, vs in values.items():
+        nxt = []
+        for c in out:
+            for v in vs:
+                with spelled_as({k: LIST_OF[k]}, f"{LIST_OF[k]} value {v!r}"):
+                    nxt.append(replace(c, **{k: v}))
+        out = nxt
     return out
 
 
 def curve_configs(profile: str = "default", lams=CURVE_LAMS, **overrides) -> list[LinearEstimatorConfig]:
     """One linear run per lambda of ``lams`` (losses and accuracies vs step)."""
-    lams = need_list_of_numbers("lams", lams)
+    lams = need_list_of_numbers("lams", lams, 0.0, math.inf)
     return _sweep(profile, {"lam": [float(x) for x in lams]}, overrides)
 
 
 def grok_time_configs(profile: str = "default", lams=GROK_LAMS, **overrides) -> list[LinearEstimatorConfig]:
     """One linear run per lambda; each measures its crossings at every eps of ``eps`` + ``grok_eps``."""
-    lams = need_list_of_numbers("lams", lams)
+    lams = need_list_of_numbers("lams", lams, 0.0, math.inf)
     return _sweep(profile, {"lam": [float(x) for x in lams]}, overrides)
 
 
 def weight_decay_configs(profile: str = "default", lams=WD_LAMS, gammas=WD_GAMMAS, **overrides) -> list:
     """One linear run per (lambda, gamma); crossings at eps only (the plateaus are what these runs are for)."""
-    lams, gammas = need_list_of_numbers("lams", lams), need_list_of_numbers("gammas", gammas)
+    lams = need_list_of_numbers("lams", lams, 0.0, math.inf)
+    gammas = need_list_of_numbers("gammas", gammas, 0.0, math.inf, lo_open=False)
     overrides = {"grok_eps": ()} | {k: v for k, v in overrides.items() if v is not None}
     return _sweep(profile, {"lam": [float(x) for x in lams], "gamma": [float(g) for g in gammas]}, overrides)
 
@@ -180,12 +192,18 @@ def d_out_configs(profile: str = "default", d_outs=D_OUTS, seeds=D_OUT_SEEDS, **
     These runs only need the crossing steps at eps, so they record few steps (n_log = 40) and a
     smaller test set (2000): their cost grows like d_out.
     """
-    d_outs, seeds = need_list_of_numbers("d_outs", d_outs), need_list_of_numbers("seeds", seeds)
+    d_outs = need_list_of_numbers("d_outs", d_outs, 1, math.inf, lo_open=False, integer=True)
+    seeds = need_seeds(seeds)
     overrides = {"lam": D_OUT_LAM, "n_log": 40, "n_grid": 0, "n_test": 2000, "grok_eps": (), "steps": 10**8} | {
         k: v for k, v in overrides.items() if v is not None}
     base = profile_config(profile, **overrides)
     # seeds outermost: the runs of one seed share their training inputs (and their eigendecomposition)
-    return [replace(base, d_out=int(d), data_seed=int(s), init_seed=int(s)) for s in seeds for d in d_outs]
+    out = []
+    for s in seeds:
+        for d in d_outs:
+            with spelled_as({"d_out": "d_outs"}, f"d_outs value {d!r}"):
+                out.append(replace(base, d_out=d, data_seed=s, init_seed=s))
+    return out
 
 
 #: The two-layer nets: (d_in, hidden, d_out, lam, eta, steps) per profile. The paper's tanh net
@@ -214,11 +232,15 @@ def noise_configs(profile: str = "default", fractions=NOISE_FRACTIONS, **overrid
     prediction so that the training accuracy reaches its level just when the test accuracy does."""
     from .theory import noise_for_simultaneous_crossing  # late: scipy is only needed here
 
-    fractions = need_list_of_numbers("fractions", fractions)
+    fractions = need_list_of_numbers("fractions", fractions, 0.0, math.inf, lo_open=False)
     base = profile_config(profile, **({"lam": NOISE_LAM} | {k: v for k, v in overrides.items() if v is not None}))
     sigma = noise_for_simultaneous_crossing(base.lam_eff, base.eta, base.eps, base.d_out)
     # the noiseless run is the Delta t sweep's run at this lambda; the noisy ones need eps's crossings only
-    return [replace(base, label_noise=float(f) * sigma, grok_eps=base.grok_eps if f == 0 else ()) for f in fractions]
+    out = []
+    for f in fractions:
+        with spelled_as({}, f"fractions value {f!r} (sigma_n = {f!r} x sigma* = {float(f) * sigma:.4g})"):
+            out.append(replace(base, label_noise=float(f) * sigma, grok_eps=base.grok_eps if f == 0 else ()))
+    return out
 
 
 def noise_full_config(profile: str = "default", **overrides) -> LinearEstimatorConfig:

@@ -12,11 +12,25 @@ def train_group(configs, *, device, resume, on_checkpoint, progress, callbacks=(
     return [simulate.train(c, progress=progress) for c in configs]
 
 
+def memory(c: dict) -> float:
+    """Bytes of one run's peak, an upper estimate: the training and test inputs (float64, each also
+    rotated into the eigenbasis), the sample covariance, its eigenvectors and eigh's workspace
+    (d_in x d_in), the labels and residuals, the two-layer nets' hidden activations, the per-sample
+    error blocks (simulate: about 16 MB each) and the process."""
+    d, n, n_test, d_out = c["d_in"], max(1, round(c["d_in"] / c["lam"])), c["n_test"], c["d_out"]
+    hidden = c["hidden"] if c["model"] != "linear" else 0
+    return 8.0 * (2 * n * d + 2 * n_test * d + 5 * d * d + 6 * (n + n_test) * d_out + 4 * (n + n_test) * hidden
+                  + 4 * d * (hidden + d_out)) + 2.0**26 + 2.0**28
+
+
 LINEAR_ESTIMATOR = register(RunKind(
     name="paper_c.linear_estimator",
     config_type=LinearEstimatorConfig,
     train=train_group,
     code=(config, theory, simulate),  # config: N_tr and the eta check are derived there
+    memory=memory,
+    sizes=("d_in", "n_test", "d_out", "hidden"),
+    spelled={"d_out": "d_outs", "lam": "lams", "gamma": "gammas"},
     # eigenbasis runs cost ~d_in^3 whatever the steps; the tanh net costs per step
     cost=lambda c: (c.d_in / 1000) ** 3 + (c.steps * c.d_in * c.hidden * 1e-10 if c.model == "tanh" else 0.0),
 ))

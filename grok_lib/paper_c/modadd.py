@@ -62,7 +62,7 @@ from typing import Sequence
 import numpy as np
 
 from ..clocks import first_crossing
-from ..config import PROFILES as PROFILE_NAMES, ConfigError, need_choice, need_distinct, need_int, need_list_of_numbers
+from ..config import PROFILES as PROFILE_NAMES, ConfigError, need_choice, need_int, need_list_of_numbers, need_seeds
 from ..history import History
 from ..paper_a.config import ModAddConfig
 from .shape_fits import KINDS, fit_shape, leave_one_out, rms
@@ -108,11 +108,7 @@ def data_ratio_configs(profile: str = "default", fractions=None, seeds=None, epo
     s = SETTINGS[profile]
     table: dict = s["epochs"]
     fractions = list(table) if fractions is None else need_list_of_numbers("fractions", fractions, 0.0, 1.0)
-    need_distinct("fractions", fractions)
-    seeds = list(s["seeds"]) if seeds is None else need_list_of_numbers("seeds", seeds, 0, math.inf, lo_open=False)
-    need_distinct("seeds", seeds)
-    for seed in seeds:
-        need_int("seeds", seed, 0)
+    seeds = list(s["seeds"]) if seeds is None else need_seeds(seeds)
     if epochs is not None:
         need_int("epochs", epochs, 1)
     else:

@@ -10,8 +10,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 
-from ...config import (PROFILES as PROFILE_NAMES, ConfigError, given_overrides, need_choice, need_distinct, need_int,
-                       need_list_of_numbers, need_memory, need_real, to_dict)
+from ...config import (PROFILES as PROFILE_NAMES, ConfigError, given_overrides, need_choice, need_int,
+                       need_list_of_numbers, need_real, to_dict)
 
 OPTIMIZERS = ("gd", "adamw")
 DEPTHS = (1, 2, 3, 4)
@@ -50,7 +50,6 @@ class DeepLinearConfig:
         if self.depth > 1 and self.width < min(self.n_classes, self.d_in):
             raise ConfigError(f"width must be >= min(n_classes, d_in) = {min(self.n_classes, self.d_in)} "
                               f"so that A can have full rank; got {self.width}")
-        need_memory(to_dict(self), memory_estimate, SIZES)
 
     @property
     def p(self) -> float:
@@ -98,7 +97,6 @@ def sweep(profile: str, depths=DEPTHS, runs=SWEEP_RUNS, **overrides) -> list[Dee
     depths = need_list_of_numbers("depths", depths)
     if not all(d in DEPTHS for d in depths):
         raise ConfigError(f"depths must be a non-empty list of {', '.join(map(str, DEPTHS))}, got {list(depths)!r}")
-    need_distinct("depths", depths)
     if not isinstance(runs, (list, tuple)) or len(runs) == 0:
         raise ConfigError(f"runs must be a non-empty list of (optimizer, weight_decay) pairs, got {runs!r}")
     given = given_overrides(DeepLinearConfig, overrides)

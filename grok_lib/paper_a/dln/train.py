@@ -114,7 +114,10 @@ def train_deep_linear(config: DeepLinearConfig, progress: bool = True) -> Histor
             for w, g in zip(factors, grads):
                 w -= config.lr * (g + (2 * config.weight_decay / config.depth) * w)
         if recorded:  # the singular values' velocity over the step just taken
-            for i, s_new in enumerate(np.linalg.svd(end_to_end(factors), compute_uv=False)):
+            a_new = end_to_end(factors)
+            if not np.isfinite(a_new).all():  # before the SVD, which fails on inf / nan with a LinAlgError
+                raise FloatingPointError(f"deep linear run diverged at step {step + 1}; lower lr (now {config.lr})")
+            for i, s_new in enumerate(np.linalg.svd(a_new, compute_uv=False)):
                 rows.setdefault(f"drift_measured_{i}", []).append((s_new - rows[f"sv_{i}"][-1]) / config.lr)
     for i in range(sum(k.startswith("sv_") for k in rows)):  # no step follows the last record
         rows.setdefault(f"drift_measured_{i}", []).append(math.nan)

@@ -1,0 +1,98 @@
+"""Bad input in Parts B and C (and the deep-linear chapter): one line naming the parameter as the notebook
+spells it and what is allowed, before anything is trained or written; and one memory estimate per run kind.
+
+Each case goes through the notebook's own setup call (what papermill and scripts/rerun.py reach), with
+GROK_STORE pointing at a folder that must not exist afterwards.
+"""
+
+import dataclasses
+import tracemalloc
+
+import pytest
+
+from grok_lib import kinds
+from grok_lib.config import ConfigError
+from grok_lib.paper_a import setup as setup_a
+from grok_lib.paper_b import config as config_b, setup as setup_b
+from grok_lib.paper_c import config as config_c, setup as setup_c
+from grok_lib.plans import plan
+
+CASES = [
+    # lists: duplicates, non-integers where integers, ranges -- named as the notebook's list
+    (setup_b.sparse, {"alphas": [16, 16]}, r"^alphas must not repeat a value, got \[16, 16\]"),
+    (setup_b.sparse, {"alphas": [-1]}, r"^alphas must be a non-empty list of numbers in \(0.0, inf\), got \[-1\]$"),
+    (setup_b.sparse, {"alphas": [1e300]}, r"^alphas must be a number in \(0.0, 1e\+150\), got 1e\+300$"),
+    (setup_b.sparse, {"weight_decays": [-1]}, r"^weight_decays must be a non-empty list of numbers in \[0.0, inf\)"),
+    (setup_b.sparse, {"alphas": "[16]"}, r'^alphas must be a non-empty list of numbers, got .* -y "alphas: \[...\]"'),
+    (setup_b.kernel_rich, {"misgrokking_n_train": 0}, r"^misgrokking_n_train must be an integer >= 1, got 0$"),
+    (setup_b.kernel_rich, {"misgrokking_alpha": -1}, r"^misgrokking_alpha must be a number in \(0.0, 1e\+150\)"),
+    (setup_b.matrix_completion, {"alpha": -1}, r"^alpha must be a number in \(0.0, 1e\+150\), got -1$"),
+    (setup_b.modadd, {"seeds": [-1]}, r"^seeds must be a non-empty list of integers in \[0, inf\), got \[-1\]$"),
+    (setup_b.modadd, {"seeds": [0, 0]}, r"^seeds must not repeat a value"),
+    (setup_b.init_scale, {"alphas": [1, 1]}, r"^alphas must not repeat a value"),
+    (setup_b.init_scale, {"seeds": [0.5]}, r"^seeds must be a non-empty list of integers"),
+    (setup_c.loss_curves, {"lams": [0.5, 0.5]}, r"^lams must not repeat a value"),
+    (setup_c.d_out, {"d_outs": [1.5]}, r"^d_outs must be a non-empty list of integers in \[1, inf\), got \[1.5\]$"),
+    (setup_c.d_out, {"seeds": [0, 0.4]}, r"^seeds must be a non-empty list of integers in \[0, inf\), got \[0, 0.4\]$"),
+    (setup_c.d_out, {"seeds": [-1]}, r"^seeds must be a non-empty list of integers in \[0, inf\)"),
+    (setup_c.label_noise, {"fractions": [-1]}, r"^fractions must be a non-empty list of numbers in \[0.0, inf\)"),
+    (setup_c.label_noise, {"fractions": [1e300]}, r"^fractions value 1e\+300 \(sigma_n = .*\): label_noise must be"),
+    (setup_c.weight_decay, {"gammas": [1e10]}, r"^gammas value 10000000000.0: eta must be < "),
+    (setup_c.modadd_data_ratio, {"seeds": [1, 1]}, r"^seeds must not repeat a value"),
+    # sizes past the memory budget: named, with what fits, before anything is allocated
+    (setup_b.sparse, {"d": 10**9}, r"^d=1000000000 needs about .* GiB for one run .* d <= \d+ fits"),
+    (setup_b.matrix_completion, {"d": 10**6}, r"^d=1000000 needs about .* d <= \d+ fits"),
+    (setup_b.modadd, {"width": 10**8}, r"^width=100000000 needs about .* width <= \d+ fits"),
+    (setup_c.loss_curves, {"d_in": 10**5}, r"^d_in=100000 needs about .* d_in <= \d+ fits"),
+    (setup_c.d_out, {"d_outs": [10**9]}, r"^d_outs=1000000000 needs about .* GiB .*: d_outs <= \d+ fits"),
+    (setup_a.mlp, {"width": 10**7}, r"^width=10000000 needs about .* width <= \d+ fits"),
+]
+
+
+@pytest.mark.parametrize("setup,given,message", CASES,
+                         ids=[f"{s.__module__.split('.')[1]}.{s.__name__}-{'-'.join(g)}" for s, g, _ in CASES])
+def test_bad_input_is_one_line_naming_the_notebooks_parameter_before_anything_is_written(setup, given, message,
+                                                                                       tmp_path, monkeypatch):
+    monkeypatch.setenv("GROK_STORE", str(tmp_path / "runs"))
+    with pytest.raises(ConfigError, match=message) as err:
+        setup(profile="ci", **given, output_path=str(tmp_path / "out.ipynb"))
+    assert "\n" not in str(err.value)
+    assert not (tmp_path / "runs").exists() and not (tmp_path / "out_outputs").exists()
+
+
+def test_every_run_kind_has_a_memory_estimate_over_sizes_it_has():
+    for kind in kinds.KINDS.values():
+        names = {f.name for f in dataclasses.fields(kind.config_type)}
+        assert kind.sizes and set(kind.sizes) <= names, kind.name
+        assert callable(kind.memory), kind.name
+
+
+#: numpy runs of each numpy kind, large enough that their arrays, not the process, dominate.
+NUMPY_RUNS = {
+    "sparse": lambda: dataclasses.replace(config_b.profile_config("sparse", "ci"), d=8000, n_train=60, n_test=400,
+                                          steps=20),
+    "sparse_compact_test": lambda: dataclasses.replace(config_b.profile_config("sparse", "ci"), d=12000, n_train=30,
+                                                       n_test=800, steps=10),
+    "misgrokking": lambda: dataclasses.replace(config_b.profile_config("misgrokking", "ci"), d=12000, n_train=20,
+                                               n_test=800, steps=10),
+    "matrix_completion": lambda: dataclasses.replace(config_b.profile_config("matrix_completion", "ci"), d=300,
+                                                     steps=20),
+    "linear": lambda: dataclasses.replace(config_c.profile_config("ci"), d_in=500, n_test=1500, steps=500),
+    "many_outputs": lambda: dataclasses.replace(config_c.profile_config("ci"), d_in=200, d_out=40, lam=0.9, eta=0.01,
+                                                n_test=1500, steps=10**6),
+}
+
+
+@pytest.mark.parametrize("name", sorted(NUMPY_RUNS))
+def test_the_memory_estimate_is_above_what_a_numpy_run_allocates(name):
+    """tracemalloc sees numpy's allocations: the estimate less its process allowance must cover their peak."""
+    config = NUMPY_RUNS[name]()
+    kind = kinds.kind_of(config)
+    plan(config)  # within the budget
+    tracemalloc.start()
+    try:
+        kind.train([config], device="cpu", resume=None, on_checkpoint=None, progress=False)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert kind.memory(config.to_dict()) - 2**28 >= peak, f"{name}: estimate below the measured peak {peak / 2**20:.1f} MiB"
