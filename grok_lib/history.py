@@ -22,7 +22,7 @@ import numpy as np
 #: Meta entries that say how a run was carried out, not what it computed (the arithmetic's id is
 #: in the run key; its description, with thread counts, is a fact of the run): kept out of
 #: :meth:`History.to_bytes` (so equal runs give equal bytes) and out of content digests.
-RUN_FACTS = ("seconds", "resumed_from", "stacked_with", "grok_lib", "arithmetic")
+RUN_FACTS = ("seconds", "setup_seconds", "seconds_sim", "resumed_from", "stacked_with", "grok_lib", "arithmetic")
 
 #: The timestamp of every zip member (the earliest a zip can hold): bytes do not depend on the clock.
 _ZIP_TIME = (1980, 1, 1, 0, 0, 0)

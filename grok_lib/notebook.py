@@ -30,6 +30,7 @@ and prints where.
 
 from __future__ import annotations
 
+import ast
 import inspect
 import tempfile
 from dataclasses import dataclass, field
@@ -158,8 +159,8 @@ def parameters(namespace: dict, setup) -> dict:
     signature = inspect.signature(setup).parameters
     names = [n for n, p in signature.items() if p.kind is inspect.Parameter.POSITIONAL_OR_KEYWORD]
     if not any(isinstance(v, Run) for v in namespace.values()):  # the first setup in this kernel
-        unknown = sorted(n for n, v in namespace.items()
-                         if isinstance(v, PLAIN) and not n.startswith("_") and n not in names
+        bound = {n for n, v in namespace.items() if isinstance(v, PLAIN)} | assigned_before(namespace)
+        unknown = sorted(n for n in bound if not n.startswith("_") and n not in names
                          and n not in IPYTHON_NAMES and n not in PAPERMILL_NAMES)
         if unknown:
             raise ConfigError(f"unknown parameter(s) {', '.join(unknown)}: this notebook's parameters are "
@@ -169,6 +170,26 @@ def parameters(namespace: dict, setup) -> dict:
         if argument in signature and signature[argument].kind is inspect.Parameter.KEYWORD_ONLY:
             kwargs[argument] = namespace.get(injected)
     return kwargs
+
+
+def assigned_before(namespace: dict) -> set[str]:
+    """The names the cells before this one assigned at their top level (IPython's ``In``: the sources
+    of the cells run so far, this one last). A value papermill injected under a name that the setup
+    cell then re-imports (``-p setup 1``) is no longer in the namespace, but its assignment is here."""
+    sources = namespace.get("In")
+    if not isinstance(sources, list):
+        return set()
+    names = set()
+    for src in sources[:-1]:
+        try:
+            tree = ast.parse(src if isinstance(src, str) else "")
+        except SyntaxError:  # IPython magics: not a parameters cell
+            continue
+        for node in tree.body:
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(
+                node, (ast.AnnAssign, ast.AugAssign)) else []
+            names |= {t.id for t in targets if isinstance(t, ast.Name)}
+    return names
 
 
 def _claims_report(profile: str = "default"):

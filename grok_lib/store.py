@@ -153,10 +153,14 @@ class RunStore:
     def examine(self, key: str) -> tuple[Optional[History], Optional[str]]:
         """(the stored history of ``key``, None); (None, None) if absent; (None, why) if damaged.
 
-        A :class:`StoreError` if the entry exists but this user may not read it: it is not
-        known to be damaged, so it is neither reported as corrupt nor replaced.
+        A :class:`StoreError` if the entry exists but this user may not read it, or a folder stands
+        where the entry or its sidecar belongs: neither is known to be damage, so neither is
+        reported as corrupt nor replaced.
         """
         data_path, meta_path, _ = self._paths(key)
+        for path in (data_path, meta_path):  # not a file the store wrote, so not one it may replace
+            if path.is_dir():
+                raise StoreError(f"{self.label}: {path.name} is a folder, not a run entry; remove it to train run {key}")
         try:
             data = data_path.read_bytes()
         except FileNotFoundError:

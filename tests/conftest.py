@@ -1,9 +1,13 @@
+from pathlib import Path
+
 import pytest
 
-from grok_lib import arithmetic
+from grok_lib import arithmetic, paths
 
 from grok_lib.paper_a.config import profile_config
 from grok_lib.store import RunStore
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture
@@ -87,3 +91,27 @@ def one_thread():
     reference trained directly must use the store's thread count to compare bitwise."""
     with arithmetic.one_thread():
         yield
+
+
+def book_files() -> dict:
+    """Every part's claim records, figures and figure files in the book, and the notebooks, by path (what a
+    rerun must never write)."""
+    watched = [*(ROOT / "book" / "claims").rglob("*.json"), *paths.FIGURES.rglob("*.*"),
+               *(ROOT / "book" / "figure_files").rglob("*.*"), *(ROOT / "notebooks").rglob("*.ipynb")]
+    return {p: p.read_bytes() for p in watched if p.is_file()}
+
+
+@pytest.fixture
+def book_unchanged():
+    """Fail if a test writes the book's claim records, figures or notebooks (restoring any it changed, and
+    removing any file it added)."""
+    before = book_files()
+    yield
+    after = book_files()
+    changed = sorted(str(p.relative_to(ROOT)) for p in after if before.get(p) != after[p])
+    for p, data in before.items():
+        if after.get(p) != data:
+            p.write_bytes(data)
+    for p in after.keys() - before.keys():
+        p.unlink()
+    assert not changed, f"a rerun wrote into the book: {changed}"

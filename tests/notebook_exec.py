@@ -11,7 +11,9 @@ from __future__ import annotations
 import ast
 import contextlib
 import io
+import itertools
 import json
+import random
 from pathlib import Path
 
 import matplotlib
@@ -52,16 +54,32 @@ def execute(path: Path, parameters: dict, output_path: str | None = None) -> tup
     injected = dict(parameters)
     if output_path is not None:
         injected["PAPERMILL_OUTPUT_PATH"] = output_path
+    ns["In"] = [""]  # IPython's sources of the cells run so far (the current one last)
     try:
         with contextlib.redirect_stdout(out):
             for i, (tags, src) in enumerate(cells):
+                ns["In"].append(src)
                 try:
                     run_cell(src, f"{Path(path).name}[cell {i}]", ns)
                 except Exception as err:
                     err.add_note(f"in code cell {i} of {Path(path).name} with {parameters}")
                     raise
                 if "parameters" in tags:
+                    ns["In"].append("".join(f"{k} = {v!r}\n" for k, v in injected.items()))
                     ns.update(injected)
     finally:
         plt.close("all")
     return ns, out.getvalue()
+
+
+def draw(space: dict, n: int, seed: int) -> list[dict]:
+    """``n`` combinations in which every candidate of every parameter appears (each parameter
+    cycles through its shuffled candidates), ``profile`` ci."""
+    rng = random.Random(seed)
+    cycles = {}
+    for name, values in space.items():
+        values = list(values)
+        rng.shuffle(values)
+        cycles[name] = itertools.cycle(values)
+    return [{"profile": "ci", **{k: v for k, v in ((k, next(c)) for k, c in cycles.items()) if v is not None}}
+            for _ in range(n)]

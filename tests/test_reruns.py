@@ -8,10 +8,8 @@ documented command lines (papermill, scripts/rerun.py) are run for real where th
 
 import functools
 import inspect
-import itertools
 import json
 import os
-import random
 import re
 import shutil
 import subprocess
@@ -20,12 +18,12 @@ from pathlib import Path
 
 import pytest
 
-from grok_lib import notebook, paths
+from grok_lib import notebook
 from grok_lib.config import ConfigError
 from grok_lib.paper_a import config as mlp_config, setup
 from grok_lib.paper_a.dln import config as dln_config
 
-from notebook_exec import code_cells, execute
+from notebook_exec import code_cells, draw, execute
 
 ROOT = Path(__file__).resolve().parent.parent
 PAPER_A = sorted((ROOT / "notebooks" / "paper_a").glob("*.ipynb"))
@@ -39,25 +37,6 @@ PAPERMILL = Path(sys.executable).parent / "papermill"
 @pytest.fixture(scope="module", autouse=True)
 def _use_scratch_store(scratch_store):  # every test here: a scratch run store (tests/conftest.py)
     yield scratch_store
-
-
-def book_files() -> dict:
-    """Paper A's claim records and figures in the book, by path (what a rerun must never write)."""
-    watched = [*(ROOT / "book" / "claims" / "paper_a").glob("*.json"), *(paths.FIGURES / "paper_a").glob("*.*")]
-    return {p: p.read_bytes() for p in watched}
-
-
-@pytest.fixture
-def book_unchanged():
-    """Fail if a test writes Paper A's claim records or figures in the book (restoring any it changed)."""
-    before = book_files()
-    yield
-    after = book_files()
-    changed = sorted(str(p.relative_to(ROOT)) for p in after if before.get(p) != after[p])
-    for p, data in before.items():
-        if after.get(p) != data:
-            p.write_bytes(data)
-    assert not changed, f"a rerun wrote into the book: {changed}"
 
 
 def parameter_names(nb: Path) -> list[str]:
@@ -91,6 +70,20 @@ def test_an_unknown_parameter_stops_the_notebook_before_training(given, scratch_
     assert "this notebook's parameters are profile, weight_decays, p, train_frac, split, init, width, epochs, data_seed, " \
            "init_seed, device" in text
     assert (sorted(scratch_store.rglob("*")) if scratch_store.exists() else []) == before  # nothing trained
+
+
+@pytest.mark.parametrize("nb", ALL_NOTEBOOKS, ids=lambda p: p.stem)
+@pytest.mark.parametrize("name", ["setup", "notebook", "claims", "figures", "Markdown"])
+def test_a_name_the_setup_cell_reimports_is_still_an_unknown_parameter(nb, name, scratch_store, book_unchanged):
+    with pytest.raises(ConfigError, match=f"^unknown parameter\\(s\\) {name}: this notebook's parameters are "):
+        execute(nb, {"profile": "ci" if nb.parent.name != "notebooks" else "default", name: 1})
+
+
+def test_papermill_with_a_reimported_name_fails_in_the_setup_cell(tmp_path, scratch_store):
+    proc = subprocess.run([str(PAPERMILL), str(FIG1), str(tmp_path / "fig1.ipynb"), "-p", "profile", "ci",
+                           "-p", "setup", "1"], capture_output=True, text=True, env=os.environ | {"OMP_NUM_THREADS": "1"})
+    assert proc.returncode != 0
+    assert "ConfigError: unknown parameter(s) setup: this notebook's parameters are profile" in proc.stdout + proc.stderr
 
 
 def test_the_notebook_namespace_check_ignores_what_is_not_a_parameter():
@@ -244,19 +237,6 @@ DLN_SPACE = {
     "seed": [None, 1],
     "lr": [None, 0.05],
 }
-
-
-def draw(space: dict, n: int, seed: int) -> list[dict]:
-    """``n`` combinations in which every candidate of every parameter appears (each parameter
-    cycles through its shuffled candidates), ``profile`` ci."""
-    rng = random.Random(seed)
-    cycles = {}
-    for name, values in space.items():
-        values = list(values)
-        rng.shuffle(values)
-        cycles[name] = itertools.cycle(values)
-    return [{"profile": "ci", **{k: v for k, v in ((k, next(c)) for k, c in cycles.items()) if v is not None}}
-            for _ in range(n)]
 
 
 def valid(build, combo: dict) -> bool:

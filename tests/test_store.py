@@ -133,12 +133,27 @@ def test_resume_after_sigkill_gives_identical_numbers(store):
 
 
 # --- one entry, one file; deterministic bytes (issue: reruns and a shareable store, case 8) ----------------------
-def test_same_run_gives_the_same_entry_bytes(tmp_path, ci_config):
+def _one_config_of_each_kind() -> dict:
+    """The ci profile's first config of every run kind (what the same-bytes guarantee must hold for)."""
+    from grok_lib import kinds, paths
+    from importlib import import_module
+
+    found = {}
+    for part in paths.parts():
+        for c in import_module(f"grok_lib.{part}.setup").book_configs("ci"):
+            found.setdefault(kinds.kind_of(c).name, c)
+    assert set(found) == {k.name for k in kinds.KINDS.values()}, "a run kind has no ci config"
+    return found
+
+
+@pytest.mark.parametrize("kind", sorted(_one_config_of_each_kind()))
+def test_same_run_gives_the_same_entry_bytes(tmp_path, kind):
+    config = _one_config_of_each_kind()[kind]
     a, b = RunStore(tmp_path / "a"), RunStore(tmp_path / "b")
-    a.get_or_run(ci_config, progress=False)
+    a.get_or_run(config, progress=False)
     time.sleep(1.1)  # a zip timestamp or a wall time in the bytes would show now
-    b.get_or_run(ci_config, progress=False)
-    key = run_key(ci_config, "cpu")
+    b.get_or_run(config, progress=False)
+    key = run_key(config, "cpu")
     assert (a.root / f"{key}.npz").read_bytes() == (b.root / f"{key}.npz").read_bytes()
     record = json.loads((a.root / f"{key}.json").read_text())
     assert record["meta"]["seconds"] > 0  # the wall time is kept, in the sidecar
@@ -321,6 +336,15 @@ def test_a_planted_lock_symlink_is_refused_and_nothing_is_created_outside(store,
     with pytest.raises(store_mod.StoreError, match=f"{key}.lock is a symbolic link, not a lock file; remove it"):
         store.get_or_run(ci_config, progress=False)
     assert not target.exists()
+
+
+@pytest.mark.parametrize("suffix", [".npz", ".json"])
+def test_a_folder_where_an_entry_belongs_is_a_clear_error_before_training(store, ci_config, suffix, monkeypatch):
+    key = run_key(ci_config, "cpu")
+    (store.root / f"{key}{suffix}").mkdir(parents=True)
+    monkeypatch.setattr(store_mod.RunStore, "train_group", lambda *a, **k: pytest.fail("nothing may be trained"))
+    with pytest.raises(store_mod.StoreError, match=f"{key}{re.escape(suffix)} is a folder, not a run entry; remove it"):
+        store.get_or_run(ci_config, progress=False)
 
 
 def test_a_folder_where_a_checkpoint_belongs_is_a_clear_error(store, ci_config):

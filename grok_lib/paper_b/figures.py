@@ -15,6 +15,7 @@ planned them (:mod:`grok_lib.paper_b.setup`) and picks its runs with :mod:`grok_
 
 from __future__ import annotations
 
+import collections
 import math
 from typing import Sequence
 
@@ -493,6 +494,7 @@ def modadd_reading(histories: Sequence[History]) -> dict[str, str]:
     fit_a, fit_l = modadd_fit_table(histories)
     shifts = modadd_shift_table(histories)
     fits = [r["train acc 1 at"] for r in rows.values()]
+    fracs = [r["end frac"] for r in rows.values() if r["end frac"] != "n/a"]  # none without an alpha > 1
     seeds = selection.seeds([h for h in histories if h.meta.get("model") == "paper_b.modadd"])
     return {
         "ma_first": _shown(min(r["start step"] for r in rows.values())),
@@ -507,8 +509,7 @@ def modadd_reading(histories: Sequence[History]) -> dict[str, str]:
                                              "move away from it as α grows", "move toward it as α grows",
                                              "do not move steadily toward it"),
         "ma_alpha_fracs": " → ".join(_shown(r["end frac"], ".2f") for r in a_rows if r["end frac"] != "n/a"),
-        "ma_fracs_range": f"{_shown(min(r['end frac'] for r in rows.values() if r['end frac'] != 'n/a'), '.2f')}–"
-                          f"{_shown(max(r['end frac'] for r in rows.values() if r['end frac'] != 'n/a'), '.2f')}",
+        "ma_fracs_range": f"{_shown(min(fracs, default=math.nan), '.2f')}–{_shown(max(fracs, default=math.nan), '.2f')}",
         "ma_r2_lambda": _shown(fit_l["R^2"], ".3f"), "ma_slope_lambda": _shown(fit_l["slope"], ".2f"),
         "ma_ratio_lambda": _shown(fit_l["ratio"], ".2f"),
         "ma_ratio_alpha": _shown(fit_a["ratio"], ".2f"), "ma_r2_alpha": _shown(fit_a["R^2"], ".2f"),
@@ -527,7 +528,8 @@ def bridge_reading(histories: Sequence[History]) -> dict[str, str]:
     rows = bridge_table(histories)
     lams = sorted({r["lambda"] for r in rows})
     by_lam = {lam: sorted((r for r in rows if r["lambda"] == lam), key=lambda r: r["alpha"]) for lam in lams}
-    fit = {r["lambda"]: r for r in bridge_fit_table(histories)}
+    # per lambda (none where the runs have no alpha > 1: every fit then reads "never")
+    fit = collections.defaultdict(dict, {r["lambda"]: r for r in bridge_fit_table(histories)})
     ordered = [lam for lam in lams if _order_phrase([r["grok step"] for r in by_lam[lam]], "up", "down", "") == "up"]
     alphas = [r["alpha"] for r in by_lam[lams[0]]][1:]
     lo, hi = lams[0], lams[-1]
@@ -544,13 +546,16 @@ def bridge_reading(histories: Sequence[History]) -> dict[str, str]:
         "br_order": ("later for every larger α at every λ" if ordered == lams else
                      f"later for every larger α only at λ = {', '.join(f'{x:g}' for x in ordered)}" if ordered else
                      "not later for every larger α at any λ"),
-        "br_slopes": ", ".join(f"{_shown(fit[lam]['grok / ln(a)/(l lr)'], '.2f')} (λ = {lam:g})" for lam in lams),
+        "br_slopes": ", ".join(f"{_shown(fit[lam].get('grok / ln(a)/(l lr)', 'n/a'), '.2f')} (λ = {lam:g})"
+                               for lam in lams),
         "br_lambda_pred": _shown(hi / lo, ".2f"), "br_lo": f"{lo:g}", "br_hi": f"{hi:g}",
         "br_lambda_measured": ", ".join(_shown(x, ".2f") for x in ratio),
         "br_alphas": ", ".join(f"{a:g}" for a in alphas),
         "br_memory": ", ".join(_shown(r["4 ln(a)/(1-b2)"]) for r in by_lam[lo][1:]),
-        "br_fit_memory": ", ".join(f"{_shown(fit[lam]['fit / 4 ln(a)/(1-b2)'], '.2f')} (λ = {lam:g})" for lam in lams),
-        "br_grok_memory": ", ".join(f"{_shown(fit[lam]['grok / 4 ln(a)/(1-b2)'], '.2f')} (λ = {lam:g})" for lam in lams),
+        "br_fit_memory": ", ".join(f"{_shown(fit[lam].get('fit / 4 ln(a)/(1-b2)', 'n/a'), '.2f')} (λ = {lam:g})"
+                                   for lam in lams),
+        "br_grok_memory": ", ".join(f"{_shown(fit[lam].get('grok / 4 ln(a)/(1-b2)', 'n/a'), '.2f')} (λ = {lam:g})"
+                                    for lam in lams),
         "br_seeds": f"{len(seeds)}",
         "br_spread_grok": _shown(spread["grok step"]), "br_spread_fit": _shown(spread["fit step"]),
         "br_spread_compare": ("less" if spread["fit step"] < spread["grok step"] else "no less"),

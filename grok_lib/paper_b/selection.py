@@ -4,6 +4,7 @@ focuses on, the misgrokking, matrix-completion, modular-addition and bridge runs
 
 from __future__ import annotations
 
+import math
 from typing import Sequence
 
 from ..history import History
@@ -39,9 +40,10 @@ def split_sparse(histories: Sequence[History]) -> tuple[list[History], list[Hist
 
 
 def focus_run(alpha_sweep: Sequence[History], lambda_sweep: Sequence[History]) -> History:
-    """The run both sweeps share (the profile's alpha and lambda: alpha = 128 in every profile but ci)."""
-    alpha, lam = lambda_sweep[0].config["alpha"], alpha_sweep[0].config["weight_decay"]
-    return next(h for h in alpha_sweep if h.config["alpha"] == alpha and h.config["weight_decay"] == lam)
+    """The run both sweeps share (the profile's alpha and lambda: alpha = 128 in every profile but ci); where
+    a rerun's lists leave out the profile's alpha, the alpha sweep's run nearest to it (in ln alpha)."""
+    alpha = lambda_sweep[0].config["alpha"]
+    return min(alpha_sweep, key=lambda h: abs(math.log(h.config["alpha"] / alpha)))
 
 
 def misgrokking_run(histories: Sequence[History]) -> History:

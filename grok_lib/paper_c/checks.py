@@ -131,6 +131,9 @@ def evaluate_divergence(histories: Sequence[History]) -> Result:
 def evaluate_plateau(h: History) -> Result:
     """C.plateau on the lambda > 1 run."""
     lam = h.meta["lam_eff"]
+    if lam <= 1:  # a rerun whose last lambda is below 1: nothing plateaus
+        return Result(REGISTRY["C.plateau"], f"the last run has lambda = {lam:.3g} <= 1, so there is no plateau to "
+                      "measure (the claim needs a run with lambda > 1)", "not reproduced")
     predicted = h.meta["l0"] * theory.mp_atom(lam)
     ratio = h.final("gen_loss") / predicted
     crossed = measure.crossing(h)["t_test"] is not None
@@ -145,10 +148,11 @@ def evaluate_plateau(h: History) -> Result:
 
 
 def wd_small(h: History) -> bool:
-    """Whether a run is in the formula's small-gamma regime: gamma d_out / (2 lambda_min) <= WD_SMALL."""
+    """Whether a run is in the formula's small-gamma regime: 0 < gamma d_out / (2 lambda_min) <= WD_SMALL
+    (without weight decay the losses have no plateau to compare)."""
     c = h.config
     lo = theory.mp_edges(h.meta["lam_eff"])[0]
-    return c["gamma"] * c["d_out"] / (2 * lo) <= WD_SMALL
+    return 0 < c["gamma"] * c["d_out"] / (2 * lo) <= WD_SMALL
 
 
 def evaluate_weight_decay(histories: Sequence[History]) -> Result:

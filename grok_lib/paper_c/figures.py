@@ -178,6 +178,11 @@ def weight_decay_limits(h: History) -> dict[str, tuple[float, float]]:
             "our convention": theory.wd_limits_mp(lam, c["gamma"], c["d_out"], h.meta["teacher_sq"])}
 
 
+def _ratio(value: float, limit: float) -> float:
+    """value / limit to three decimals (NaN where the limit is 0: gamma = 0 has no plateau)."""
+    return round(value / limit, 3) if limit else math.nan
+
+
 def weight_decay_table(histories: Sequence[History]) -> list[dict]:
     """Per (λ, γ): the final losses against the paper's formula and against the book's convention."""
     rows = []
@@ -186,10 +191,10 @@ def weight_decay_table(histories: Sequence[History]) -> list[dict]:
         rows.append({"λ": h.config["lam"], "γ": h.config["gamma"], "small-γ regime": checks.wd_small(h),
                      "final L_tr": _loss(h.final('train_loss')),
                      "final L_gen": _loss(h.final('gen_loss')),
-                     "L_tr / paper": round(h.final("train_loss") / lim["paper"][0], 3),
-                     "L_gen / paper": round(h.final("gen_loss") / lim["paper"][1], 3),
-                     "L_tr / ours": round(h.final("train_loss") / lim["our convention"][0], 3),
-                     "L_gen / ours": round(h.final("gen_loss") / lim["our convention"][1], 3)})
+                     "L_tr / paper": _ratio(h.final("train_loss"), lim["paper"][0]),
+                     "L_gen / paper": _ratio(h.final("gen_loss"), lim["paper"][1]),
+                     "L_tr / ours": _ratio(h.final("train_loss"), lim["our convention"][0]),
+                     "L_gen / ours": _ratio(h.final("gen_loss"), lim["our convention"][1])})
     return rows
 
 
