@@ -5,8 +5,9 @@ numbers; its fields (as canonical JSON) are part of the run store's key (see
 :func:`grok_lib.plans.run_key`). Validation happens in ``__post_init__`` with the
 ``need_*`` helpers below and only raises: no seeding, no device probing there. Every
 error is one line naming the parameter and the allowed values. Sizes are bounded by an
-estimate of the memory one run needs (:func:`need_memory`; the budget is 16 GiB, or
-``GROK_MAX_RUN_GIB``), so a size no machine here can afford fails at once.
+estimate of the memory one run needs (each run kind's, checked by :func:`grok_lib.plans.plan`
+with :func:`need_memory`; the budget is 16 GiB, or ``GROK_MAX_RUN_GIB``), so a size no machine
+here can afford fails before anything runs.
 """
 
 from __future__ import annotations
@@ -192,7 +193,7 @@ def spelled_as(names: dict, setting: str | None = None):
         if getattr(err, "spelled", False):
             raise
         text = str(err)
-        renamed = next((re.sub(rf"\b{re.escape(f)}\b(?=(=| <=| must))", parameter, text)
+        renamed = next((re.sub(rf"\b{re.escape(f)}\b(?=(=| <=| must| fits))", parameter, text)
                         for f, parameter in names.items() if re.match(rf"{re.escape(f)}(?=[ =])", text)), None)
         if renamed is None and setting is None:
             raise

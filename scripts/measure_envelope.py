@@ -29,6 +29,7 @@ the committed ones).
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import math
 import os
@@ -83,7 +84,10 @@ def measure(variants: dict) -> dict:
     SAMPLES.mkdir(parents=True, exist_ok=True)
     for name, variables in variants.items():
         t0 = time.perf_counter()
-        out = SAMPLES / f"{name}.json"  # kept: a rerun measures only the variants not yet measured
+        # kept: a rerun measures only the variants not yet measured (named by their variables too, so a
+        # variant whose variables changed, e.g. a new pin set, is measured again)
+        tag = hashlib.sha256(json.dumps(variables, sort_keys=True).encode()).hexdigest()[:8]
+        out = SAMPLES / f"{name}-{tag}.json"
         if not out.exists():
             subprocess.run([sys.executable, __file__, "--worker", str(out)], env=variant_env(variables), check=True)
         samples[name] = json.loads(out.read_text())

@@ -110,26 +110,48 @@ def _screenshot(page, path: Path, width: int = 1280) -> None:
                     clip={"x": 0, "y": 0, "width": width, "height": min(height, SHOT_MAX_PX)}, timeout=120_000)
 
 
-def test_every_page_loads_cleanly(site, browser):
+_ARTICLE_TEXT_JS = ("() => { const a = document.querySelector('article.bd-article'); if (!a) return '';"
+                    " const c = a.cloneNode(true); c.querySelectorAll('pre, code, script, style')"
+                    ".forEach(e => e.remove()); return c.innerText.toLowerCase(); }")
+
+
+@pytest.fixture(scope="module")
+def desktop(site, browser) -> dict:
+    """Every page opened once at 1280 px (a load costs seconds here): per page, what the desktop tests below
+    check, read from that one load, and its screenshot."""
     base, html = site
     SHOTS.mkdir(parents=True, exist_ok=True)
-    pages = _pages(html)
-    assert len(pages) >= 4, pages
-    report = {}
-    for rel in pages:
+    seen = {}
+    for rel in _pages(html):
         page, problems = _open(browser, f"{base}/{rel}")
-        images = page.eval_on_selector_all("img", "els => els.map(e => [e.currentSrc || e.src, e.naturalWidth])")
-        problems += [f"image does not render: {src}" for src, width in images if width == 0]
-        body = page.inner_text("body")
-        if "<Figure size" in body:
-            problems.append("a figure repr leaks as text ('<Figure size')")
-        # MathJax renders a formula it cannot parse as a red "Math input error" (mjx-merror)
-        errors = page.eval_on_selector_all("mjx-merror", "els => els.map(e => e.getAttribute('data-mjx-error') || e.textContent)")
-        problems += [f"MathJax cannot typeset a formula: {e}" for e in errors]
-        if "Math input error" in body:
-            problems.append("'Math input error' on the page")
+        seen[rel] = {
+            "problems": problems,
+            "images": page.eval_on_selector_all("img", "els => els.map(e => [e.currentSrc || e.src, e.naturalWidth])"),
+            "body": page.inner_text("body"),
+            # MathJax renders a formula it cannot parse as a red "Math input error" (mjx-merror)
+            "math_errors": page.eval_on_selector_all(
+                "mjx-merror", "els => els.map(e => e.getAttribute('data-mjx-error') || e.textContent)"),
+            "overflows": page.evaluate(_OVERFLOW_JS, [rel not in NOT_YET_CONVERTED]),
+            "width": _page_width(page),
+            "figures": page.evaluate(_FIGURES_JS),
+            "article_text": page.evaluate(_ARTICLE_TEXT_JS),
+        }
         _screenshot(page, SHOTS / (rel.replace("/", "__") + ".png"))
         page.close()
+    return seen
+
+
+def test_every_page_loads_cleanly(desktop):
+    assert len(desktop) >= 4, sorted(desktop)
+    report = {}
+    for rel, seen in desktop.items():
+        problems = list(seen["problems"])
+        problems += [f"image does not render: {src}" for src, width in seen["images"] if width == 0]
+        if "<Figure size" in seen["body"]:
+            problems.append("a figure repr leaks as text ('<Figure size')")
+        problems += [f"MathJax cannot typeset a formula: {e}" for e in seen["math_errors"]]
+        if "Math input error" in seen["body"]:
+            problems.append("'Math input error' on the page")
         if problems:
             report[rel] = problems
     assert not report, "\n".join(f"{rel}:\n  " + "\n  ".join(p) for rel, p in report.items())
@@ -194,7 +216,7 @@ def _page_width(page) -> int:
     return page.evaluate("() => document.documentElement.scrollWidth")
 
 
-def test_no_text_block_overflows_and_every_figure_is_legible_with_alt_text(site, browser):
+def test_no_text_block_overflows_and_every_figure_is_legible_with_alt_text(desktop):
     """At 1280 px: no text block (paragraph, list item, table, caption; and the outputs of a
     converted page) is wider than its box or the article; every figure is shown at least 600 px
     wide with alt text that is not a file name; each figure of ``run.figure`` has its fonts at
@@ -203,16 +225,14 @@ def test_no_text_block_overflows_and_every_figure_is_legible_with_alt_text(site,
     import json
     import urllib.request
 
-    base, html = site
     report = {}
     measured = {}
-    for rel in _pages(html):
+    for rel, seen in desktop.items():
         converted = rel not in NOT_YET_CONVERTED
-        page, problems = _open(browser, f"{base}/{rel}")
-        problems += [f"text overflows: {o}" for o in page.evaluate(_OVERFLOW_JS, [converted])]
-        if _page_width(page) > 1280:
-            problems.append(f"the page is {_page_width(page)} px wide at 1280 px")
-        for img in page.evaluate(_FIGURES_JS):
+        problems = [f"text overflows: {o}" for o in seen["overflows"]]
+        if seen["width"] > 1280:
+            problems.append(f"the page is {seen['width']} px wide at 1280 px")
+        for img in seen["figures"]:
             name = img["src"].rsplit("/", 1)[-1]
             if img["width"] < 600:
                 problems.append(f"figure {name} is shown {img['width']:.0f} px wide")
@@ -238,7 +258,6 @@ def test_no_text_block_overflows_and_every_figure_is_legible_with_alt_text(site,
                 problems.append(f"figure {facts['figure']}: its smallest font is {font_px:.1f} px on the page")
             if not facts["panels"]:
                 problems.append(f"figure {facts['figure']}: its data file holds no series")
-        page.close()
         if problems:
             report[rel] = problems
     print("figures (rendered width px, smallest font px):", json.dumps(measured, indent=0))
@@ -304,8 +323,8 @@ def test_the_landing_page_lists_every_claim_with_its_recorded_verdict(site, brow
     assert not problems, problems
 
 
-def test_search_finds_grokking_on_every_page_that_has_it(site, browser):
-    base, html = site
+def test_search_finds_grokking_on_every_page_that_has_it(site, browser, desktop):
+    base, _ = site
     page, problems = _open(browser, f"{base}/search.html?q=grokking")
     page.wait_for_selector("#search-results ul.search li", timeout=15000)
     page.wait_for_function("() => !document.querySelector('#search-progress') || "
@@ -313,15 +332,10 @@ def test_search_finds_grokking_on_every_page_that_has_it(site, browser):
     found = {urlparse(h).path.lstrip("/") for h in
              page.eval_on_selector_all("#search-results ul.search li a", "els => els.map(e => e.href)")}
     missing = []
-    for rel in _pages(html):
+    for rel, seen in desktop.items():
         if rel in ("search.html", "genindex.html", "py-modindex.html", "index.html"):
             continue
-        p, _ = _open(browser, f"{base}/{rel}")
-        text = p.evaluate("() => { const a = document.querySelector('article.bd-article'); if (!a) return '';"
-                          " const c = a.cloneNode(true); c.querySelectorAll('pre, code, script, style')"
-                          ".forEach(e => e.remove()); return c.innerText.toLowerCase(); }")
-        p.close()
-        if "grokking" in text and rel not in found:
+        if "grokking" in seen["article_text"] and rel not in found:
             missing.append(rel)
     assert not missing, f"search for 'grokking' misses {missing} (found {sorted(found)})"
     assert not problems, problems

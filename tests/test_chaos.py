@@ -50,7 +50,13 @@ with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")
     try:
         config = profile_config("ci", device="cpu", **spec["config"])
-        h = RunStore().get_or_run(config, callbacks=[lambda step, row: trained.append(step)], progress=True)
+        def record(step, row):
+            trained.append(step)
+            gate = spec.get("hold_until")  # hold the run (and its lock) until the test opens the gate
+            while gate and step > config.checkpoint_every and not os.path.exists(gate):
+                __import__("time").sleep(0.02)
+
+        h = RunStore().get_or_run(config, callbacks=[record], progress=True)
         digest = hashlib.sha256()
         for name in sorted(h.metrics):
             digest.update(name.encode() + h.metrics[name].tobytes())
@@ -65,8 +71,8 @@ print("RESULT " + json.dumps(result), flush=True)
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def spawn(store: Path, config: dict, user=None, umask=0o022, stderr=None) -> subprocess.Popen:
-    spec = {"config": config, "user": user, "umask": umask}
+def spawn(store: Path, config: dict, user=None, umask=0o022, stderr=None, hold_until=None) -> subprocess.Popen:
+    spec = {"config": config, "user": user, "umask": umask, "hold_until": str(hold_until) if hold_until else None}
     env = os.environ | {"GROK_STORE": str(store), "OMP_NUM_THREADS": "1", "MPLCONFIGDIR": tempfile.gettempdir()}
     return subprocess.Popen([sys.executable, "-c", CHILD, json.dumps(spec)], stdout=subprocess.PIPE,
                             stderr=stderr if stderr is not None else subprocess.PIPE, text=True, env=env, cwd="/")
@@ -94,15 +100,28 @@ def digest_of(history) -> str:
 
 # --- case 8: two writers of one key ---------------------------------------------------------------------------------
 def test_two_processes_asking_for_one_run_train_it_once(tmp_path):
-    store = tmp_path / "runs"
+    """The second process asks while the first holds the lock (the first is held after its first checkpoint
+    until the second says it waits): it must wait, then read the first's run instead of training its own."""
+    store, gate = tmp_path / "runs", tmp_path / "gate"
     config = {"epochs": 1500, "checkpoint_every": 100}
-    first, second = (spawn(store, config) for _ in range(2))
+    key = run_key(profile_config("ci", device="cpu", **config), "cpu")
+    first = spawn(store, config, hold_until=gate)
+    deadline = time.time() + 120
+    while not (store / f"{key}.ckpt.npz").exists() and first.poll() is None and time.time() < deadline:
+        time.sleep(0.02)
+    second_log = tmp_path / "second.err"
+    with open(second_log, "w") as err:
+        second = spawn(store, config, stderr=err)
+        while "waiting" not in second_log.read_text() and second.poll() is None and time.time() < deadline:
+            time.sleep(0.05)
+    waited = "is being trained by another process; waiting for it" in second_log.read_text()
+    gate.touch()
     results = [result_of(first), result_of(second)]
+    assert waited, "the second process did not wait for the first"
     assert all(r["ok"] for r in results), results
-    assert sorted(r["trained"] for r in results) == [False, True], "the second process must reuse the first's run"
+    assert [r["trained"] for r in results] == [True, False], "the second process must reuse the first's run"
     assert results[0]["digest"] == results[1]["digest"]
     assert not [w for r in results for w in r["warnings"]]
-    key = run_key(profile_config("ci", device="cpu", **config), "cpu")
     assert sorted(p.name for p in store.iterdir()) == [f"{key}.json", f"{key}.npz"]  # no lock, temp or checkpoint
 
 

@@ -159,6 +159,7 @@ def test_a_bad_weight_decay_list_names_weight_decays(values, message):
 @pytest.mark.parametrize("depths,message", [
     ([5], r"^depths must be a non-empty list of 1, 2, 3, 4, got \[5\]$"),
     ([1.5], r"^depths must be a non-empty list of 1, 2, 3, 4, got \[1.5\]$"),
+    ([2.0], r"^depths must be a non-empty list of 1, 2, 3, 4, got \[2.0\]$"),
     ([2, 2], r"^depths must not repeat a value"),
 ])
 def test_a_bad_depth_list_names_depths(depths, message):

@@ -39,6 +39,11 @@ CASES = [
     (setup_c.label_noise, {"fractions": [1e300]}, r"^fractions value 1e\+300 \(sigma_n = .*\): label_noise must be"),
     (setup_c.weight_decay, {"gammas": [1e10]}, r"^gammas value 10000000000.0: eta must be < "),
     (setup_c.modadd_data_ratio, {"seeds": [1, 1]}, r"^seeds must not repeat a value"),
+    (setup_c.weight_decay, {"lams": [1.0]}, r"^lams must be a non-empty list of numbers in \(0.0, 1.0\), got \[1.0\]$"),
+    (setup_c.grok_time, {"lams": [1.5]}, r"^lams must be a non-empty list of numbers in \(0.0, 1.0\)"),
+    (setup_b.modadd, {"seeds": [0], "alphas": [1, 1]}, r"^alphas must not repeat a value"),  # not blamed on a seed
+    (setup_b.matrix_completion, {"horizon": -1}, r"^horizon must be a number in \(0.0, inf\), got -1$"),
+    (setup_b.matrix_completion, {"weight_decay": 1e-300}, r"^weight_decay=1e-300 with lr=.* needs .* steps"),
     # sizes past the memory budget: named, with what fits, before anything is allocated
     (setup_b.sparse, {"d": 10**9}, r"^d=1000000000 needs about .* GiB for one run .* d <= \d+ fits"),
     (setup_b.matrix_completion, {"d": 10**6}, r"^d=1000000 needs about .* d <= \d+ fits"),

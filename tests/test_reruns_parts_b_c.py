@@ -85,7 +85,7 @@ def test_the_spaces_name_every_parameter_of_their_notebooks():
         assert sorted(space) == sorted(params), name
 
 
-def test_the_draw_covers_every_candidate_and_mostly_valid_combinations(monkeypatch):
+def test_the_draw_covers_every_candidate_and_each_notebook_has_a_valid_combination(monkeypatch):
     for name, space in SPACES.items():
         for param, values in space.items():
             for v in values:

@@ -27,6 +27,8 @@ INF = math.inf
 #: The largest initialisation scale: the objective holds ||theta||^2 = alpha^2 (and matrix completion
 #: alpha^2 in W = U U^T), which float64 holds only below ~1.3e154.
 ALPHA_MAX = 1e150
+#: The most GD steps a run's length may come to (the paper profile's longest is about 3e6).
+MAX_STEPS = 1e12
 
 
 def _positive(name: str, value) -> None:
@@ -213,7 +215,12 @@ def steps_for(config, horizon: float) -> int:
     if config.weight_decay <= 0 or config.alpha <= 1:
         raise ConfigError(f"steps_for needs weight_decay > 0 and alpha > 1 (ln(alpha) / lambda is the clock); "
                           f"got weight_decay={config.weight_decay!r}, alpha={config.alpha!r}")
-    return max(1, math.ceil(horizon * math.log(config.alpha) / (config.weight_decay * config.lr)))
+    steps = horizon * math.log(config.alpha) / (config.weight_decay * config.lr)
+    if not steps <= MAX_STEPS:
+        raise ConfigError(f"weight_decay={config.weight_decay!r} with lr={config.lr!r} needs {steps:.3g} steps to reach "
+                          f"horizon x ln(alpha) / lambda (at most {MAX_STEPS:.0e}): raise weight_decay or lr, or lower "
+                          f"horizon")
+    return max(1, math.ceil(steps))
 
 
 # --- profiles ---------------------------------------------------------------------------------
@@ -326,6 +333,8 @@ def sweep(experiment: str, profile: str, axis: str, values=None, horizon: float 
     given = SWEEPS[profile][experiment].get(axis, ()) if values is None else values
     values = need_list_of_numbers(name, given, 0.0, INF, lo_open=axis == "alpha")
     horizon = HORIZON[experiment] if horizon is None else horizon
+    if horizon is not None:  # once, not per value: it is no value's fault
+        need_real("horizon", horizon, 0.0, INF, lo_open=True, hi_open=True)
     configs = []
     for value in values:
         with spelled_as({axis: name}, f"{name} value {value!r}"):

@@ -528,7 +528,7 @@ def bridge_reading(histories: Sequence[History]) -> dict[str, str]:
     rows = bridge_table(histories)
     lams = sorted({r["lambda"] for r in rows})
     by_lam = {lam: sorted((r for r in rows if r["lambda"] == lam), key=lambda r: r["alpha"]) for lam in lams}
-    # per lambda (none where the runs have no alpha > 1: every fit then reads "never")
+    # per lambda (none where the runs have no alpha > 1: every fit then reads "n/a")
     fit = collections.defaultdict(dict, {r["lambda"]: r for r in bridge_fit_table(histories)})
     ordered = [lam for lam in lams if _order_phrase([r["grok step"] for r in by_lam[lam]], "up", "down", "") == "up"]
     alphas = [r["alpha"] for r in by_lam[lams[0]]][1:]

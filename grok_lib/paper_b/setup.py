@@ -13,6 +13,8 @@ base alpha); the MLP chapters repeat this per seed (seeds outermost).
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ..config import spelled_as
 from ..notebook import Run, start
 from ..runs import run_all
@@ -24,34 +26,33 @@ def _sparse_configs(profile, alphas=None, weight_decays=None, horizon=None, **ov
             + config.sweep("sparse", profile, "weight_decay", weight_decays, horizon, **overrides))
 
 
+def _single_config(experiment: str, profile, alpha=None, horizon=None, **overrides):
+    """One run of ``experiment`` (no sweep): the profile's config with ``alpha`` and ``overrides``, its length
+    set from the theory's clock as the sweeps set theirs (:func:`config.sweep`)."""
+    base = config.profile_config(experiment, profile, alpha=alpha, **overrides)
+    horizon = config.HORIZON[experiment] if horizon is None else horizon
+    config.need_real("horizon", horizon, 0.0, config.INF, lo_open=True, hi_open=True)
+    if base.alpha > 1 and base.weight_decay > 0:
+        base = replace(base, steps=config.steps_for(base, horizon))
+    return base
+
+
 def _misgrokking_config(profile, alpha=None, horizon=None, **overrides):
     """The misgrokking run; its notebook parameters are ``misgrokking_alpha`` and ``misgrokking_n_train``."""
-    if alpha is not None:
-        config.need_alpha("misgrokking_alpha", alpha)
-    with spelled_as({"n_train": "misgrokking_n_train", "alpha": "misgrokking_alpha", "alphas": "misgrokking_alpha"}):
-        base = config.profile_config("misgrokking", profile, **overrides)
-        return config.sweep("misgrokking", profile, "alpha", [base.alpha if alpha is None else alpha], horizon,
-                            **overrides)[0]
+    with spelled_as({"n_train": "misgrokking_n_train", "alpha": "misgrokking_alpha"}):
+        return _single_config("misgrokking", profile, alpha, horizon, **overrides)
 
 
 def _matrix_completion_config(profile, alpha=None, horizon=None, **overrides):
-    if alpha is not None:
-        config.need_alpha("alpha", alpha)
-    with spelled_as({"alphas": "alpha"}):  # one alpha, swept as a list of one
-        base = config.profile_config("matrix_completion", profile, **overrides)
-        return config.sweep("matrix_completion", profile, "alpha", [base.alpha if alpha is None else alpha], horizon,
-                            **overrides)[0]
+    return _single_config("matrix_completion", profile, alpha, horizon, **overrides)
 
 
 def _modadd_configs(profile, alphas=None, weight_decays=None, seeds=None, **overrides) -> list:
     """Per seed (outermost; split and init move together): the alpha sweep, then the lambda sweep."""
-    out = []
-    for s in config.seeds_of("modadd", profile, seeds):
-        with spelled_as({"data_seed": "seeds", "init_seed": "seeds"}, f"seeds value {s!r}"):
-            out += (config.sweep("modadd", profile, "alpha", alphas, data_seed=s, init_seed=s, **overrides)
-                    + config.sweep("modadd", profile, "weight_decay", weight_decays, data_seed=s, init_seed=s,
-                                   **overrides))
-    return out
+    return [c for s in config.seeds_of("modadd", profile, seeds)  # seeds_of checks the list as "seeds"
+            for c in (config.sweep("modadd", profile, "alpha", alphas, data_seed=s, init_seed=s, **overrides)
+                      + config.sweep("modadd", profile, "weight_decay", weight_decays, data_seed=s, init_seed=s,
+                                     **overrides))]
 
 
 def sparse(profile: str = "default", alphas=None, weight_decays=None, d=None, n_train=None, k=None, lr=None,

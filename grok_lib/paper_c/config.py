@@ -173,14 +173,16 @@ def curve_configs(profile: str = "default", lams=CURVE_LAMS, **overrides) -> lis
 
 
 def grok_time_configs(profile: str = "default", lams=GROK_LAMS, **overrides) -> list[LinearEstimatorConfig]:
-    """One linear run per lambda; each measures its crossings at every eps of ``eps`` + ``grok_eps``."""
-    lams = need_list_of_numbers("lams", lams, 0.0, math.inf)
+    """One linear run per lambda < 1 (above, the test loss never reaches eps); each measures its crossings at
+    every eps of ``eps`` + ``grok_eps``."""
+    lams = need_list_of_numbers("lams", lams, 0.0, 1.0)
     return _sweep(profile, {"lam": [float(x) for x in lams]}, overrides)
 
 
 def weight_decay_configs(profile: str = "default", lams=WD_LAMS, gammas=WD_GAMMAS, **overrides) -> list:
-    """One linear run per (lambda, gamma); crossings at eps only (the plateaus are what these runs are for)."""
-    lams = need_list_of_numbers("lams", lams, 0.0, math.inf)
+    """One linear run per (lambda, gamma), lambda < 1 (the plateau formulas' range); crossings at eps only (the
+    plateaus are what these runs are for)."""
+    lams = need_list_of_numbers("lams", lams, 0.0, 1.0)
     gammas = need_list_of_numbers("gammas", gammas, 0.0, math.inf, lo_open=False)
     overrides = {"grok_eps": ()} | {k: v for k, v in overrides.items() if v is not None}
     return _sweep(profile, {"lam": [float(x) for x in lams], "gamma": [float(g) for g in gammas]}, overrides)

@@ -95,7 +95,7 @@ def sweep(profile: str, depths=DEPTHS, runs=SWEEP_RUNS, **overrides) -> list[Dee
     """One config per depth and (optimiser, lambda) of ``runs``; ``overrides`` (None = keep) apply to all."""
     need_choice("profile", profile, PROFILE_NAMES)
     depths = need_list_of_numbers("depths", depths)
-    if not all(d in DEPTHS for d in depths):
+    if not all(d in DEPTHS and isinstance(d, int) and not isinstance(d, bool) for d in depths):  # 2.0: not a depth
         raise ConfigError(f"depths must be a non-empty list of {', '.join(map(str, DEPTHS))}, got {list(depths)!r}")
     if not isinstance(runs, (list, tuple)) or len(runs) == 0:
         raise ConfigError(f"runs must be a non-empty list of (optimizer, weight_decay) pairs, got {runs!r}")
