@@ -99,22 +99,28 @@ def digest_of(history) -> str:
 
 
 # --- case 8: two writers of one key ---------------------------------------------------------------------------------
+def holder_and_waiter(store: Path, config: dict, log: Path, **holder_options):
+    """Start a process that trains ``config`` and, once it holds the lock (its first checkpoint is on disk), a
+    second that asks for the same run; return (holder, waiter, whether the waiter said it waits)."""
+    key = run_key(profile_config("ci", device="cpu", **config), "cpu")
+    holder = spawn(store, config, **holder_options)
+    deadline = time.time() + 120
+    while not (store / f"{key}.ckpt.npz").exists() and holder.poll() is None and time.time() < deadline:
+        time.sleep(0.02)
+    with open(log, "w") as err:
+        waiter = spawn(store, config, stderr=err)
+        while "waiting" not in log.read_text() and waiter.poll() is None and time.time() < deadline:
+            time.sleep(0.05)
+    return holder, waiter, "is being trained by another process; waiting for it" in log.read_text()
+
+
 def test_two_processes_asking_for_one_run_train_it_once(tmp_path):
     """The second process asks while the first holds the lock (the first is held after its first checkpoint
     until the second says it waits): it must wait, then read the first's run instead of training its own."""
     store, gate = tmp_path / "runs", tmp_path / "gate"
     config = {"epochs": 1500, "checkpoint_every": 100}
     key = run_key(profile_config("ci", device="cpu", **config), "cpu")
-    first = spawn(store, config, hold_until=gate)
-    deadline = time.time() + 120
-    while not (store / f"{key}.ckpt.npz").exists() and first.poll() is None and time.time() < deadline:
-        time.sleep(0.02)
-    second_log = tmp_path / "second.err"
-    with open(second_log, "w") as err:
-        second = spawn(store, config, stderr=err)
-        while "waiting" not in second_log.read_text() and second.poll() is None and time.time() < deadline:
-            time.sleep(0.05)
-    waited = "is being trained by another process; waiting for it" in second_log.read_text()
+    first, second, waited = holder_and_waiter(store, config, tmp_path / "second.err", hold_until=gate)
     gate.touch()
     results = [result_of(first), result_of(second)]
     assert waited, "the second process did not wait for the first"
@@ -129,17 +135,7 @@ def test_two_processes_asking_for_one_run_train_it_once(tmp_path):
 def test_a_writer_killed_while_another_waits_hands_over_its_checkpoint(tmp_path):
     store = tmp_path / "runs"
     config = {"epochs": 3000, "checkpoint_every": 100}
-    key = run_key(profile_config("ci", device="cpu", **config), "cpu")
-    holder = spawn(store, config)
-    deadline = time.time() + 120
-    while not (store / f"{key}.ckpt.npz").exists() and time.time() < deadline:
-        time.sleep(0.02)
-    waiter_log = tmp_path / "waiter.err"
-    with open(waiter_log, "w") as err:
-        waiter = spawn(store, config, stderr=err)
-        while "waiting" not in waiter_log.read_text() and waiter.poll() is None and time.time() < deadline:
-            time.sleep(0.05)
-    waiting = "waiting" in waiter_log.read_text()
+    holder, waiter, waiting = holder_and_waiter(store, config, tmp_path / "waiter.err")
     os.kill(holder.pid, signal.SIGKILL)
     holder.wait()
     result = result_of(waiter)
