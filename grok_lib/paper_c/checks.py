@@ -128,8 +128,9 @@ def evaluate_divergence(histories: Sequence[History]) -> Result:
     return Result(REGISTRY["C.grok.divergence"], f"{lams}: " + "; ".join(parts) + ".", verdict)
 
 
-def evaluate_plateau(h: History) -> Result:
-    """C.plateau on the lambda > 1 run."""
+def evaluate_plateau(histories: Sequence[History]) -> Result:
+    """C.plateau on the run with the largest lambda (the default set's lambda > 1 run)."""
+    h = max(histories, key=lambda x: x.meta["lam_eff"])
     lam = h.meta["lam_eff"]
     if lam <= 1:  # a rerun whose last lambda is below 1: nothing plateaus
         return Result(REGISTRY["C.plateau"], f"the last run has lambda = {lam:.3g} <= 1, so there is no plateau to "

@@ -36,7 +36,7 @@ def test_default_profile_verdicts():
     curves, times = setup.loss_curves().histories, setup.grok_time().histories
     noise, nets = setup.label_noise().histories, setup.nets().histories
     results = [CK.evaluate_dynamics(curves), CK.evaluate_mp(curves), CK.evaluate_accuracy_law(curves),
-               CK.evaluate_plateau(curves[-1]), CK.evaluate_formula(times),
+               CK.evaluate_plateau(curves), CK.evaluate_formula(times),
                CK.evaluate_divergence(times), CK.evaluate_weight_decay(setup.weight_decay().histories),
                CK.evaluate_d_out(setup.d_out().histories), CK.evaluate_two_layer(nets[0]),
                CK.evaluate_tanh(nets[1]), CK.evaluate_noise(noise), CK.evaluate_tuned_noise(noise[-2]),
