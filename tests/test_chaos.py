@@ -29,7 +29,7 @@ pytestmark = pytest.mark.usefixtures("one_thread")
 
 
 CHILD = r"""
-import hashlib, json, os, sys, tempfile, warnings
+import hashlib, json, os, sys, tempfile, time, warnings
 from grok_lib.paper_a.config import profile_config
 from grok_lib.store import RunStore
 
@@ -54,7 +54,7 @@ with warnings.catch_warnings(record=True) as caught:
             trained.append(step)
             gate = spec.get("hold_until")  # hold the run (and its lock) until the test opens the gate
             while gate and step > config.checkpoint_every and not os.path.exists(gate):
-                __import__("time").sleep(0.02)
+                time.sleep(0.02)
 
         h = RunStore().get_or_run(config, callbacks=[record], progress=True)
         digest = hashlib.sha256()

@@ -7,6 +7,7 @@ planning (every ConfigError, the memory estimate included, comes before anything
 """
 
 import importlib
+import inspect
 import re
 from pathlib import Path
 
@@ -14,6 +15,7 @@ import pytest
 
 from grok_lib import notebook
 from grok_lib.config import ConfigError
+from grok_lib.plans import plan
 
 from notebook_exec import code_cells, draw, execute
 
@@ -65,8 +67,6 @@ def setup_call(name: str):
 
 def valid(name: str, combo: dict, monkeypatch) -> bool:
     """Whether the notebook's setup call accepts ``combo``: planned, not trained."""
-    from grok_lib.plans import plan
-
     module, fn = setup_call(name)
     with monkeypatch.context() as m:
         m.setattr(module, "start", lambda profile, given, configs, committed, output_path=None: [plan(c) for c in configs])
@@ -80,7 +80,7 @@ def valid(name: str, combo: dict, monkeypatch) -> bool:
 def test_the_spaces_name_every_parameter_of_their_notebooks():
     for name, space in SPACES.items():
         _, fn = setup_call(name)
-        params = [n for n, p in __import__("inspect").signature(fn).parameters.items()
+        params = [n for n, p in inspect.signature(fn).parameters.items()
                   if p.kind is p.POSITIONAL_OR_KEYWORD and n != "profile"]
         assert sorted(space) == sorted(params), name
 
