@@ -1,26 +1,38 @@
 """The floating-point arithmetic every number of the book is computed in: pinned, recorded, keyed.
 
-Three libraries pick their kernels by CPU, and each choice changes the last bits of a result:
-MKL's GEMM (torch's matrix products), ATen's vector kernels, and numpy's OpenBLAS. A grokking
-run amplifies a last-bit difference into tens of epochs, so a book recorded on one CPU would
-not reproduce on another. We therefore pin all three to one code path each, one pin set per
-CPU vendor (:data:`PIN_SETS`):
+Four kernel choices are made by CPU, and each changes the last bits of a result: MKL's GEMM
+(torch's matrix products), ATen's vector kernels, numpy's OpenBLAS, and numpy's own SIMD loops
+(exp, log, tanh, power...). A grokking run amplifies a last-bit difference into tens of epochs, so a
+book recorded on one CPU would not reproduce on another. We therefore pin all four to one code path
+each, one pin set per CPU vendor (:data:`PIN_SETS`):
 
 - MKL's conditional numerical reproducibility (``MKL_CBWR``): on Intel CPUs its ``AVX2`` branch
-  (every CPU that runs the other pins has it); on AMD CPUs MKL honours no branch but AUTO and
-  ``COMPATIBLE``, so ``COMPATIBLE`` there;
+  (every CPU that runs the other pins has it); on AMD CPUs MKL honours no branch but ``AUTO`` and
+  ``COMPATIBLE``, so ``AUTO`` there (what MKL chooses for AMD's CPUs);
 - ``ATEN_CPU_CAPABILITY=avx2``: ATen's AVX2 kernels, which both vendors' CPUs run;
-- ``OPENBLAS_CORETYPE=Haswell``: OpenBLAS's AVX2 kernels (auto-detection picks SkylakeX or Zen).
+- ``OPENBLAS_CORETYPE=Haswell``: OpenBLAS's AVX2 kernels (auto-detection picks SkylakeX or Zen);
+- ``NPY_DISABLE_CPU_FEATURES=X86_V4,AVX512_ICL,AVX512_SPR``: numpy's x86-64-v3 (AVX2) loops, not its
+  AVX-512 ones. Found when the book was re-recorded on an AVX2-only AMD EPYC (Zen 3): every deep-linear
+  and linear-estimator number had moved from the AVX-512 (Zen 4) recording under unchanged OpenBLAS and
+  ATen pins (numpy's dispatch does change float64 results: its tanh differs between its x86-64-v2 and
+  v3 loops here). Added to every pin set then, and not yet measured on an AVX-512 machine.
 
 What the pins buy was measured with ``shared/tools/arith_probe.py`` (a torch MLP and a numpy deep
-linear net, each digested): the same digests on AMD EPYC families 25 and 26 under the pins (other
-digests without them); on an Intel Xeon (family 6, model 207) the pinned numpy digest is the AMD
-one (856e14890291488d) but no MKL branch gives AMD's torch digest (174dbc43579db815). So the pinned
-arithmetic is one per CPU vendor: :func:`arithmetic_id` names the vendor and its pin set's version,
-and a machine of the other vendor compares with the book within the measured envelope
-(``book/envelope.json``). Intel's set was version 1 with ``COMPATIBLE`` too; it bought nothing
-there (no agreement with AMD) and cost 2.1 times the AVX2 branch's step time (benchmarks/
-bench_train_step.py on that Xeon: 28.8 against 13.5 ms), so version 2 takes the AVX2 branch.
+linear net, each digested). On AMD EPYC, MKL's AUTO with the other two pins gave the same digests
+(mlp ef433555c1d18760, dln 856e14890291488d) on family 25 model 1 (Zen 3, AVX2 only) and family 25
+model 17 (Zen 4, AVX-512), and MKL's AUTO also agreed between families 25 and 26 with ATen and
+OpenBLAS at their own choices; without the ATen and OpenBLAS pins the digests differ. On an Intel Xeon
+(family 6, model 207) the pinned numpy digest is AMD's but no MKL branch gives AMD's torch digest. So
+the pinned arithmetic is one per CPU vendor: :func:`arithmetic_id` names the vendor and its pin set's
+version, and a machine of the other vendor compares with the book within the measured envelope
+(``book/envelope.json``).
+
+Why these branches, measured with benchmarks/bench_train_step.py (grok_lib's step): AMD's set was
+version 1 with ``COMPATIBLE`` (its digest, 174dbc43579db815, agreed across the same AMD CPUs); on Zen 4
+that cost 1.6 times AUTO's step (39 against 25 ms) and put a cold ``make book`` over its budget, on
+Zen 3 nothing (16.4 against 17.5 ms), so version 2 takes AUTO. Intel's set was version 1 with
+``COMPATIBLE`` too; it bought no agreement with AMD and cost 2.1 times the AVX2 branch's step time
+on the Xeon (28.8 against 13.5 ms), so version 2 takes the AVX2 branch.
 
 The libraries read these variables when they load, so :func:`pin` runs in ``grok_lib/__init__``
 before anything imports numpy or torch (and ``make`` exports the same values to every process
@@ -47,16 +59,26 @@ import warnings
 
 #: The pinned arithmetic of each CPU vendor: (version, environment variable -> value), read by MKL,
 #: ATen and OpenBLAS when they load. A vendor not named here gets DEFAULT_PINS (MKL's COMPATIBLE
-#: branch is the one MKL honours on any x86-64 CPU). A change of a vendor's pins bumps its version,
+#: branch is the one MKL honours on any x86-64 CPU, and the same everywhere MKL runs it). A change of a vendor's pins bumps its version,
 #: which is part of the arithmetic id, so it changes every key computed on that vendor.
-DEFAULT_PINS = (1, {"MKL_CBWR": "COMPATIBLE", "ATEN_CPU_CAPABILITY": "avx2", "OPENBLAS_CORETYPE": "Haswell"})
+#: numpy's own SIMD dispatch (its exp, log, power... loops) takes AVX-512 code on a CPU that has it: the
+#: deep-linear and linear-estimator numbers moved between an AVX-512 and an AVX2-only AMD EPYC under the
+#: same OpenBLAS and ATen pins. Disabling numpy's AVX-512 targets leaves its x86-64-v3 (AVX2, FMA) loops.
+NUMPY_AVX2 = {"NPY_DISABLE_CPU_FEATURES": "X86_V4,AVX512_ICL,AVX512_SPR"}
+DEFAULT_PINS = (1, {"MKL_CBWR": "COMPATIBLE", "ATEN_CPU_CAPABILITY": "avx2", "OPENBLAS_CORETYPE": "Haswell",
+                    **NUMPY_AVX2})
 PIN_SETS = {
-    "AuthenticAMD": DEFAULT_PINS,
-    "GenuineIntel": (2, {"MKL_CBWR": "AVX2", "ATEN_CPU_CAPABILITY": "avx2", "OPENBLAS_CORETYPE": "Haswell"}),
+    # version 1 was MKL_CBWR=COMPATIBLE without the numpy pin; version 2 takes MKL's AUTO (module docstring)
+    "AuthenticAMD": (2, {"MKL_CBWR": "AUTO", "ATEN_CPU_CAPABILITY": "avx2", "OPENBLAS_CORETYPE": "Haswell",
+                         **NUMPY_AVX2}),
+    # version 2 was this without the numpy pin
+    "GenuineIntel": (3, {"MKL_CBWR": "AVX2", "ATEN_CPU_CAPABILITY": "avx2", "OPENBLAS_CORETYPE": "Haswell",
+                         **NUMPY_AVX2}),
 }
-#: How each library reports a pinned value (MKL by its branch name; ATen in capitals).
+#: How each library reports a pinned value (MKL by its branch name; ATen in capitals; numpy by the
+#: highest SIMD target it dispatches to, x86-64-v3 once its AVX-512 targets are disabled).
 _REPORTED = {"MKL_CBWR": ("mkl_cbwr", str), "ATEN_CPU_CAPABILITY": ("aten", str.upper),
-             "OPENBLAS_CORETYPE": ("openblas_core", str)}
+             "OPENBLAS_CORETYPE": ("openblas_core", str), "NPY_DISABLE_CPU_FEATURES": ("numpy_simd", lambda _: "X86_V3")}
 
 #: The environment variable that chooses the arithmetic: ``pinned`` (the default) or ``native``.
 SWITCH = "GROK_ARITHMETIC"
@@ -187,6 +209,16 @@ def _openblas(numpy) -> tuple[str | None, str | None, int | None]:
     return None, None, None
 
 
+def _numpy_simd(numpy) -> str | None:
+    """The highest SIMD target numpy's dispatched loops use here (its dispatch list, ascending)."""
+    try:
+        from numpy._core._multiarray_umath import __cpu_dispatch__, __cpu_features__
+    except ImportError:
+        return None
+    enabled = [t for t in __cpu_dispatch__ if __cpu_features__.get(t)]
+    return enabled[-1] if enabled else "baseline"
+
+
 def describe() -> dict:
     """The arithmetic in force in this process, as the libraries report it (computed once):
     the CPU, MKL's CNR branch, ATen's capability, numpy's BLAS and core type, threads, versions,
@@ -202,7 +234,7 @@ def describe() -> dict:
             "torch": torch.__version__, "numpy": numpy.__version__,
             "mkl": _mkl_version(torch), "mkl_cbwr": _mkl_branch(torch),
             "aten": torch.backends.cpu.get_cpu_capability(),
-            "openblas": version, "openblas_core": core,
+            "openblas": version, "openblas_core": core, "numpy_simd": _numpy_simd(numpy),
             "torch_threads": torch.get_num_threads(), "openblas_threads": blas_threads,
         }
         state = {k: facts[k] for k in PINNED_STATE}
@@ -221,7 +253,7 @@ def _id(facts: dict) -> str:
     versions = f"torch{facts['torch']}-mkl{facts['mkl']}-numpy{facts['numpy']}-openblas{facts['openblas']}"
     if facts["pinned"]:
         return f"pinned-{PIN_VERSION}/{facts['vendor']}/{versions}"
-    chosen = {k: facts[k] for k in ("cpu", "machine", "mkl_cbwr", "aten", "openblas_core")}
+    chosen = {k: facts[k] for k in ("cpu", "machine", "mkl_cbwr", "aten", "openblas_core", "numpy_simd")}
     return f"other/{versions}/" + hashlib.sha256(json.dumps(chosen, sort_keys=True).encode()).hexdigest()[:12]
 
 
@@ -247,7 +279,7 @@ def _warn_once(facts: dict) -> None:
 
 
 def summary(facts: dict | None = None) -> str:
-    """One line for captions and logs: e.g. ``pinned (MKL COMPATIBLE, ATen AVX2, OpenBLAS Haswell) on AMD EPYC``."""
+    """One line for captions and logs: e.g. ``pinned (MKL AUTO, ATen AVX2, OpenBLAS Haswell) on AMD EPYC``."""
     f = facts or describe()
     what = "pinned" if f["pinned"] else "other arithmetic"
     return (f"{what} (MKL {f['mkl_cbwr']}, ATen {f['aten']}, OpenBLAS {f['openblas_core']}) on {f['cpu']}")
@@ -255,7 +287,7 @@ def summary(facts: dict | None = None) -> str:
 
 @contextlib.contextmanager
 def one_thread():
-    """Train in one torch thread. MKL's COMPATIBLE sgemm (AMD's pin set) gives other last bits with another
+    """Train in one torch thread. MKL's COMPATIBLE sgemm (DEFAULT_PINS, and AMD's pin set 1) gives other last bits with another
     thread count (measured: a 3220x256 @ 256x113 product differs between one and two threads; under MKL's
     AUTO and, on the Intel Xeon, its AVX2 branch it did not), so a run's numbers would depend on the
     process that trains it. The

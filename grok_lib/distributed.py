@@ -13,7 +13,7 @@ A local cluster (what the tests use)::
         with Client(cluster) as client:
             histories = run_all_on(client, configs)
 
-A SLURM cluster through dask-jobqueue (see the README)::
+A SLURM cluster through dask-jobqueue (see DEVELOPING.md, "On a cluster (Dask)")::
 
     from dask_jobqueue import SLURMCluster
     cluster = SLURMCluster(cores=8, memory="32GB", walltime="02:00:00",

@@ -19,6 +19,13 @@ run keys name the arithmetic, so the variants share the run store without mixing
     .venv/bin/python scripts/measure_envelope.py --variants native
     .venv/bin/python scripts/measure_envelope.py --here       # on a machine outside the book's arithmetic
 
+After the book is re-recorded in a new pin set of its own vendor (``grok_lib/arithmetic.py``'s ``PIN_SETS``),
+two steps carry the envelope over instead of measuring every variant again:
+
+    .venv/bin/python scripts/measure_envelope.py --retire-book   # before: the old book becomes a variant
+    make baselines && make book                                   # the re-recording
+    .venv/bin/python scripts/measure_envelope.py --add-book      # after: widen by the new book
+
 ``--here`` runs on another machine (another CPU vendor: the pinned arithmetic is one per vendor) and
 widens the committed envelope by that machine's two arithmetics, its pinned one and its native one:
 the ranges grow to cover them, the prefix tolerances to the largest difference seen, and their
@@ -160,18 +167,20 @@ def book_verdicts() -> dict:
     return {f"{r['id']}|{r['setting']}": r.get("verdict_here") or r["verdict"] for r in claims.load_records(setting=None)}
 
 
+def round_up(x: float) -> float:
+    """``x`` rounded up to two significant digits."""
+    if not 0 < x < math.inf:
+        return x
+    unit = 10.0 ** (math.floor(math.log10(x)) - 1)
+    return float(f"{math.ceil(x / unit) * unit:.2g}")
+
+
 def prefix_tolerance(samples: list[dict]) -> dict:
     """Per recorded set and metric: the largest relative difference between the recording and its retrained
     first steps in any of the ``samples`` (as tests/test_recorded.py measures it), rounded up to two
     significant digits. Per metric, since they differ by orders of magnitude (a bias's gradient norm, a
     small difference of large terms, moves by percents where the losses move by 1e-4)."""
     from grok_lib import recorded
-
-    def up(x: float) -> float:
-        if not 0 < x < math.inf:
-            return x
-        unit = 10.0 ** (math.floor(math.log10(x)) - 1)
-        return float(f"{math.ceil(x / unit) * unit:.2g}")
 
     out = {}
     for name, (_, configs, _) in recorded.definitions().items():
@@ -181,7 +190,7 @@ def prefix_tolerance(samples: list[dict]) -> dict:
             rows = {int(step): row for step, row in sample[name].items()}
             for metric, (w, _) in recorded.prefix_errors(history, rows, 1e-6).items():
                 worst[metric] = max(worst.get(metric, 0.0), w)
-        out[name] = {"rtol": {m: up(w) for m, w in sorted(worst.items())}, "steps": PREFIX_STEPS}
+        out[name] = {"rtol": {m: round_up(w) for m, w in sorted(worst.items())}, "steps": PREFIX_STEPS}
     return out
 
 
@@ -207,13 +216,26 @@ def main() -> int:
     ap.add_argument("--variants", nargs="*", default=list(VARIANTS), help=f"some of {', '.join(VARIANTS)}")
     ap.add_argument("--here", action="store_true",
                     help="widen the committed envelope by this machine's pinned and native arithmetic")
+    ap.add_argument("--retire-book", action="store_true",
+                    help="before re-recording the book in a new pin set: keep the committed book's arithmetic and "
+                         "verdicts as a variant of this machine")
+    ap.add_argument("--add-book", action="store_true",
+                    help="after re-recording the book: widen the committed envelope by the new book's numbers")
     ap.add_argument("--worker", help=argparse.SUPPRESS)
+    ap.add_argument("--prefix-worker", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.worker:
         worker(Path(args.worker))
         return 0
+    if args.prefix_worker:
+        Path(args.prefix_worker).write_text(json.dumps(prefixes(), sort_keys=True))
+        return 0
     if args.here:
         return widen_here()
+    if args.retire_book:
+        return retire_book()
+    if args.add_book:
+        return add_book()
     unknown = [v for v in args.variants if v not in VARIANTS]
     if unknown:
         ap.error(f"--variants must be some of {', '.join(VARIANTS)}, got {', '.join(unknown)}")
@@ -282,6 +304,85 @@ def widen_here() -> int:
     book = envelope["verdicts"]["book"]
     moved = {n: sorted(k for k, v in s["verdicts"].items() if book.get(k) != v) for n, s in samples.items()}
     print(f"widened {OUT.relative_to(ROOT)}; verdicts that differ from the book's: {moved}")
+    return 0
+
+
+def retired_name(book: dict) -> str:
+    """The variant name of a retired book's arithmetic, e.g. ``AuthenticAMD_pinned_v1_mkl_compatible``."""
+    version = book["id"].split("/")[0].removeprefix("pinned-")
+    return f"{book['vendor']}_pinned_v{version}_mkl_{book['mkl_cbwr'].lower()}"
+
+
+def retired_env(book: dict) -> dict:
+    """The variables that compute in a retired book's arithmetic (its pins, with the pins switched off)."""
+    return {"MKL_CBWR": book["mkl_cbwr"], "ATEN_CPU_CAPABILITY": book["aten"].lower(),
+            "OPENBLAS_CORETYPE": book["openblas_core"]}
+
+
+def retire_book() -> int:
+    """``--retire-book``: the committed book's arithmetic (about to be replaced by a new pin set of the same
+    vendor) becomes a variant of this machine, with its verdicts: the new book's verdicts are held against it,
+    and its numbers are already inside every range. Run before the re-recording (make baselines, make book)."""
+    from grok_lib import arithmetic
+
+    envelope = json.loads(OUT.read_text())
+    old = envelope["book"]
+    if old["id"] == arithmetic.arithmetic_id():
+        sys.exit("measure_envelope.py: --retire-book: the envelope's book is already in this arithmetic "
+                 f"({old['id']}); change the pin set first")
+    if old["vendor"] != arithmetic.cpu_vendor():
+        sys.exit(f"measure_envelope.py: --retire-book runs on the book's vendor ({old['vendor']}), "
+                 f"not {arithmetic.cpu_vendor()}")
+    name = retired_name(old)
+    envelope["variants"][name] = {"env": retired_env(old), "arithmetic": old, "retired_book": True}
+    envelope["verdicts"][name] = envelope["verdicts"]["book"]
+    OUT.write_text(json.dumps(envelope, indent=1, sort_keys=True) + "\n")
+    print(f"{OUT.relative_to(ROOT)}: the book of {old['id']} is now the variant {name}; re-record the book "
+          f"(make baselines, make book), then run --add-book")
+    return 0
+
+
+def add_book() -> int:
+    """``--add-book``: after the re-recording, widen the envelope by the new book: its figure numbers join every
+    range, its verdicts become the book's, and each recorded set's prefix tolerance covers the new arithmetic
+    (a set still recorded in older arithmetic: the largest of the old tolerance and the new difference; a set
+    re-recorded in the new one: the old tolerance plus what separates the retired book's arithmetic from the new
+    recording, retrained in a fresh process, by the triangle inequality)."""
+    from grok_lib import arithmetic, figure_numbers, recorded
+
+    if arithmetic.tier() != "exact":
+        sys.exit("measure_envelope.py: --add-book runs in the arithmetic the book is recorded in "
+                 f"(book/arithmetic.json; make baselines writes it): this process computes in {arithmetic.summary()}")
+    envelope = json.loads(OUT.read_text())
+    retired = [n for n, v in envelope["variants"].items() if v.get("retired_book")
+               and v["arithmetic"]["id"] == envelope["book"]["id"]]
+    if not retired:
+        sys.exit("measure_envelope.py: --add-book: run --retire-book before the re-recording")
+    book = figure_values()
+    for fig, bounds in envelope["figures"].items():
+        envelope["figures"][fig] = widen(bounds, figure_numbers.envelope([book[fig]]))
+    here = prefix_tolerance([prefixes()])
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "prefix.json"
+        env = variant_env(envelope["variants"][retired[0]]["env"])
+        subprocess.run([sys.executable, __file__, "--prefix-worker", str(out)], env=env, check=True)
+        before = prefix_tolerance([json.loads(out.read_text())])
+    for name, tol in envelope["prefix"].items():
+        rerecorded = recorded.read_manifest(name)["arithmetic"]["id"] == arithmetic.arithmetic_id()
+        old = tol["rtol"]
+        tol["rtol"] = {m: (round_up(old.get(m, 0.0) + before[name]["rtol"].get(m, 0.0)) if rerecorded
+                           else max(old.get(m, 0.0), here[name]["rtol"].get(m, 0.0)))
+                       for m in sorted(old.keys() | here[name]["rtol"].keys())}
+    envelope["book"] = arithmetic.describe()
+    envelope["verdicts"]["book"] = book_verdicts()
+    OUT.write_text(json.dumps(envelope, indent=1, sort_keys=True) + "\n")
+    envelope["lr_1pct"] = lr_check(envelope["figures"]) | {
+        "against": "the envelope of every measured arithmetic, after --add-book widened it by the new book"}
+    OUT.write_text(json.dumps(envelope, indent=1, sort_keys=True) + "\n")
+    moved = {n: sorted(k for k, v in s.items() if envelope["verdicts"]["book"].get(k) != v)
+             for n, s in envelope["verdicts"].items() if n != "book"}
+    print(f"widened {OUT.relative_to(ROOT)} by the book of {envelope['book']['id']}; verdicts that differ from "
+          f"the book's: {moved}")
     return 0
 
 

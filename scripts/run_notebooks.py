@@ -41,7 +41,8 @@ FINGERPRINT = "grok_fingerprint"
 
 def fingerprint(path: Path) -> str:
     """What a notebook's outputs depend on: its cells' sources, the library code, the recorded runs
-    (their manifests hold every file's checksum), and (for the claims report, which reads them) the
+    (their manifests hold every file's checksum), the verdicts of the envelope's variants (a verdict holds
+    only where they agree: claims.across_arithmetic), and (for the claims report, which reads them) the
     claim records."""
     h = hashlib.sha256()
     for cell in json.loads(path.read_text())["cells"]:
@@ -50,6 +51,9 @@ def fingerprint(path: Path) -> str:
     h.update(arithmetic_id().encode())  # another arithmetic, other numbers
     for manifest in sorted(RECORDED.rglob("manifest.json")):
         h.update(manifest.read_bytes())
+    if paths.ENVELOPE.exists():
+        verdicts = json.loads(paths.ENVELOPE.read_text())["verdicts"]
+        h.update(json.dumps({n: v for n, v in verdicts.items() if n != "book"}, sort_keys=True).encode())
     if "claims_report" in path.name:
         for record in sorted(RECORDS.rglob("*.json")):
             h.update(record.read_bytes())

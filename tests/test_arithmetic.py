@@ -46,9 +46,13 @@ def test_the_book_was_recorded_under_its_vendors_current_pin_set():
     assert {k: book[k] for k in arithmetic.pinned_state(pins)} == arithmetic.pinned_state(pins)
 
 
-def test_each_vendors_pin_set_has_the_same_three_variables():
+def test_each_vendors_pin_set_pins_the_same_four_kernel_choices():
+    """MKL's branch, ATen's capability, OpenBLAS's core and numpy's SIMD loops, each reported back by its library."""
     sets = [arithmetic.DEFAULT_PINS, *arithmetic.PIN_SETS.values()]
     assert all(set(pins) == set(arithmetic.DEFAULT_PINS[1]) for _, pins in sets)
+    assert set(arithmetic.DEFAULT_PINS[1]) == {"MKL_CBWR", "ATEN_CPU_CAPABILITY", "OPENBLAS_CORETYPE",
+                                               "NPY_DISABLE_CPU_FEATURES"}
+    assert "numpy_simd" in arithmetic.pinned_state(arithmetic.DEFAULT_PINS[1])
     assert arithmetic.pin_set("SomeOtherVendor") == arithmetic.DEFAULT_PINS
 
 
