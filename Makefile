@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 # The claims report reads the records the other notebooks write, so it runs last.
 REPORT := notebooks/claims_report.ipynb
 # Every process make starts (training workers, notebook kernels, pytest, Dask workers) computes in
-# the pinned arithmetic: MKL, ATen and OpenBLAS read these variables when they load, and the
+# the pinned arithmetic: MKL, ATen, OpenBLAS and numpy read these variables when they load, and the
 # values are defined once, in grok_lib/arithmetic.py (GROK_ARITHMETIC=native switches them off).
 ARITHMETIC_PINS := $(shell $(PYTHON) grok_lib/arithmetic.py --env)
 $(foreach pin,$(ARITHMETIC_PINS),$(eval export $(pin)))

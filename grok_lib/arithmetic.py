@@ -58,27 +58,34 @@ import sys
 import warnings
 
 #: The pinned arithmetic of each CPU vendor: (version, environment variable -> value), read by MKL,
-#: ATen and OpenBLAS when they load. A vendor not named here gets DEFAULT_PINS (MKL's COMPATIBLE
-#: branch is the one MKL honours on any x86-64 CPU, and the same everywhere MKL runs it). A change of a vendor's pins bumps its version,
+#: ATen, OpenBLAS and numpy when they load. A vendor not named here gets DEFAULT_PINS (MKL's COMPATIBLE
+#: branch is the one MKL honours on any x86-64 CPU). A change of a vendor's pins bumps its version,
 #: which is part of the arithmetic id, so it changes every key computed on that vendor.
 #: numpy's own SIMD dispatch (its exp, log, power... loops) takes AVX-512 code on a CPU that has it: the
 #: deep-linear and linear-estimator numbers moved between an AVX-512 and an AVX2-only AMD EPYC under the
 #: same OpenBLAS and ATen pins. Disabling numpy's AVX-512 targets leaves its x86-64-v3 (AVX2, FMA) loops.
 NUMPY_AVX2 = {"NPY_DISABLE_CPU_FEATURES": "X86_V4,AVX512_ICL,AVX512_SPR"}
-DEFAULT_PINS = (1, {"MKL_CBWR": "COMPATIBLE", "ATEN_CPU_CAPABILITY": "avx2", "OPENBLAS_CORETYPE": "Haswell",
+# each set's earlier versions: the same without the numpy pin (and AMD's version 1 with MKL_CBWR=COMPATIBLE)
+DEFAULT_PINS = (2, {"MKL_CBWR": "COMPATIBLE", "ATEN_CPU_CAPABILITY": "avx2", "OPENBLAS_CORETYPE": "Haswell",
                     **NUMPY_AVX2})
 PIN_SETS = {
-    # version 1 was MKL_CBWR=COMPATIBLE without the numpy pin; version 2 takes MKL's AUTO (module docstring)
     "AuthenticAMD": (2, {"MKL_CBWR": "AUTO", "ATEN_CPU_CAPABILITY": "avx2", "OPENBLAS_CORETYPE": "Haswell",
                          **NUMPY_AVX2}),
-    # version 2 was this without the numpy pin
     "GenuineIntel": (3, {"MKL_CBWR": "AVX2", "ATEN_CPU_CAPABILITY": "avx2", "OPENBLAS_CORETYPE": "Haswell",
                          **NUMPY_AVX2}),
 }
+
+
+def _numpy_level(disabled: str) -> str | None:
+    """The highest SIMD target numpy dispatches to with ``disabled`` switched off (x86-64-v3 once its AVX-512
+    targets are; None for a value this module does not pin)."""
+    return "X86_V3" if disabled == NUMPY_AVX2["NPY_DISABLE_CPU_FEATURES"] else None
+
+
 #: How each library reports a pinned value (MKL by its branch name; ATen in capitals; numpy by the
-#: highest SIMD target it dispatches to, x86-64-v3 once its AVX-512 targets are disabled).
+#: highest SIMD target it dispatches to).
 _REPORTED = {"MKL_CBWR": ("mkl_cbwr", str), "ATEN_CPU_CAPABILITY": ("aten", str.upper),
-             "OPENBLAS_CORETYPE": ("openblas_core", str), "NPY_DISABLE_CPU_FEATURES": ("numpy_simd", lambda _: "X86_V3")}
+             "OPENBLAS_CORETYPE": ("openblas_core", str), "NPY_DISABLE_CPU_FEATURES": ("numpy_simd", _numpy_level)}
 
 #: The environment variable that chooses the arithmetic: ``pinned`` (the default) or ``native``.
 SWITCH = "GROK_ARITHMETIC"
@@ -156,7 +163,7 @@ def pin_set(vendor: str | None = None) -> tuple[int, dict]:
 
 
 def pinned_state(pins: dict) -> dict:
-    """What MKL, ATen and OpenBLAS report when ``pins`` are in force (the fields of :func:`describe`)."""
+    """What MKL, ATen, OpenBLAS and numpy report when ``pins`` are in force (the fields of :func:`describe`)."""
     return {_REPORTED[k][0]: _REPORTED[k][1](v) for k, v in pins.items()}
 
 
@@ -239,6 +246,7 @@ def describe() -> dict:
         }
         state = {k: facts[k] for k in PINNED_STATE}
         facts["pinned"] = facts["mode"] == "pinned" and state == PINNED_STATE and not _late
+        facts["pins"] = dict(PINS) if facts["pinned"] else {}  # the variables that recompute in this arithmetic
         facts["id"] = _id(facts)
         _described = facts
     out = dict(_described)

@@ -54,7 +54,8 @@ ROOT = Path(__file__).resolve().parent.parent
 OUT = paths.ENVELOPE
 
 #: The arithmetic variants this machine offers besides the pinned one: the libraries' own choices,
-#: and the other branch of each of the three.
+#: and another branch of MKL, ATen and OpenBLAS. Measured on an AVX-512 AMD EPYC (Zen 4): OpenBLAS's
+#: SkylakeX kernels need AVX-512, and on an AVX2-only CPU "native" is the pinned kernels under another id.
 VARIANTS = {
     "native": {},  # MKL AUTO, ATen's best capability (AVX512 here), OpenBLAS's detected core (SkylakeX here)
     "aten_avx2_mkl_auto_openblas_skylakex": {"ATEN_CPU_CAPABILITY": "avx2", "OPENBLAS_CORETYPE": "SkylakeX"},
@@ -71,7 +72,10 @@ PREFIX_STEPS = 200
 def variant_env(variables: dict) -> dict:
     """This process's environment with the arithmetic's variables replaced by ``variables`` (native,
     unless they choose the mode themselves)."""
-    env = {k: v for k, v in os.environ.items() if k not in ("MKL_CBWR", "ATEN_CPU_CAPABILITY", "OPENBLAS_CORETYPE")}
+    from grok_lib import arithmetic
+
+    pinned = {k for _, pins in (arithmetic.DEFAULT_PINS, *arithmetic.PIN_SETS.values()) for k in pins}
+    env = {k: v for k, v in os.environ.items() if k not in pinned}
     return env | {"GROK_ARITHMETIC": "native"} | variables
 
 
@@ -222,13 +226,9 @@ def main() -> int:
     ap.add_argument("--add-book", action="store_true",
                     help="after re-recording the book: widen the committed envelope by the new book's numbers")
     ap.add_argument("--worker", help=argparse.SUPPRESS)
-    ap.add_argument("--prefix-worker", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.worker:
         worker(Path(args.worker))
-        return 0
-    if args.prefix_worker:
-        Path(args.prefix_worker).write_text(json.dumps(prefixes(), sort_keys=True))
         return 0
     if args.here:
         return widen_here()
@@ -315,8 +315,25 @@ def retired_name(book: dict) -> str:
 
 def retired_env(book: dict) -> dict:
     """The variables that compute in a retired book's arithmetic (its pins, with the pins switched off)."""
-    return {"MKL_CBWR": book["mkl_cbwr"], "ATEN_CPU_CAPABILITY": book["aten"].lower(),
-            "OPENBLAS_CORETYPE": book["openblas_core"]}
+    return dict(book.get("pins") or {"MKL_CBWR": book["mkl_cbwr"], "ATEN_CPU_CAPABILITY": book["aten"].lower(),
+                                     "OPENBLAS_CORETYPE": book["openblas_core"]})  # before the facts named their pins
+
+
+def retired_rows(name: str) -> Path:
+    """Where --retire-book keeps the first steps of each recorded set as the retired book recorded them."""
+    return SAMPLES / f"retired-{name}.json"
+
+
+def recorded_prefixes(root: Path | None = None) -> dict:
+    """Each recorded set's first PREFIX_STEPS rows as recorded (under ``root``, the repository's by default)."""
+    from grok_lib import recorded
+
+    out = {}
+    for name, (_, configs, _) in recorded.definitions().items():
+        history = recorded.load(name, configs(), **({"root": root} if root else {})).histories[-1]
+        out[name] = {str(int(s)): {m: float(history.metrics[m][i]) for m in history.metrics}
+                     for i, s in enumerate(history.steps) if s <= PREFIX_STEPS}
+    return out
 
 
 def retire_book() -> int:
@@ -334,6 +351,13 @@ def retire_book() -> int:
         sys.exit(f"measure_envelope.py: --retire-book runs on the book's vendor ({old['vendor']}), "
                  f"not {arithmetic.cpu_vendor()}")
     name = retired_name(old)
+    if name in envelope["variants"]:
+        sys.exit(f"measure_envelope.py: --retire-book: the envelope already has a variant {name}")
+    SAMPLES.mkdir(parents=True, exist_ok=True)
+    # the recorded sets' first steps as the old book recorded them: --add-book measures how far the sets
+    # re-recorded in the new arithmetic moved from them (retraining in the old pins on this machine would
+    # assume this CPU computes what the recording's CPU did)
+    retired_rows(name).write_text(json.dumps(recorded_prefixes(), sort_keys=True))
     envelope["variants"][name] = {"env": retired_env(old), "arithmetic": old, "retired_book": True}
     envelope["verdicts"][name] = envelope["verdicts"]["book"]
     OUT.write_text(json.dumps(envelope, indent=1, sort_keys=True) + "\n")
@@ -344,10 +368,11 @@ def retire_book() -> int:
 
 def add_book() -> int:
     """``--add-book``: after the re-recording, widen the envelope by the new book: its figure numbers join every
-    range, its verdicts become the book's, and each recorded set's prefix tolerance covers the new arithmetic
-    (a set still recorded in older arithmetic: the largest of the old tolerance and the new difference; a set
-    re-recorded in the new one: the old tolerance plus what separates the retired book's arithmetic from the new
-    recording, retrained in a fresh process, by the triangle inequality)."""
+    range, its verdicts become the book's, and each recorded set's prefix tolerance covers the new arithmetic.
+    A set still recorded in older arithmetic: the largest of the old tolerance and the new book's difference. A
+    set re-recorded in the new arithmetic: the old tolerance ``t`` held any variant within ``t`` of the old
+    recording, which is within ``d`` of the new one (as --retire-book kept it), so within ``t + d + t d`` of
+    the new recording (the differences are relative to the recorded value)."""
     from grok_lib import arithmetic, figure_numbers, recorded
 
     if arithmetic.tier() != "exact":
@@ -356,34 +381,45 @@ def add_book() -> int:
     envelope = json.loads(OUT.read_text())
     retired = [n for n, v in envelope["variants"].items() if v.get("retired_book")
                and v["arithmetic"]["id"] == envelope["book"]["id"]]
-    if not retired:
+    if not retired or not retired_rows(retired[0]).exists():
         sys.exit("measure_envelope.py: --add-book: run --retire-book before the re-recording")
     book = figure_values()
     for fig, bounds in envelope["figures"].items():
         envelope["figures"][fig] = widen(bounds, figure_numbers.envelope([book[fig]]))
     here = prefix_tolerance([prefixes()])
-    with tempfile.TemporaryDirectory() as tmp:
-        out = Path(tmp) / "prefix.json"
-        env = variant_env(envelope["variants"][retired[0]]["env"])
-        subprocess.run([sys.executable, __file__, "--prefix-worker", str(out)], env=env, check=True)
-        before = prefix_tolerance([json.loads(out.read_text())])
+    moved_by = retired_prefix_moves(json.loads(retired_rows(retired[0]).read_text()))
     for name, tol in envelope["prefix"].items():
         rerecorded = recorded.read_manifest(name)["arithmetic"]["id"] == arithmetic.arithmetic_id()
         old = tol["rtol"]
-        tol["rtol"] = {m: (round_up(old.get(m, 0.0) + before[name]["rtol"].get(m, 0.0)) if rerecorded
-                           else max(old.get(m, 0.0), here[name]["rtol"].get(m, 0.0)))
-                       for m in sorted(old.keys() | here[name]["rtol"].keys())}
+        if rerecorded:
+            tol["rtol"] = {m: round_up(t + d + t * d) for m, t in sorted(old.items())
+                           for d in [moved_by[name].get(m, 0.0)]}
+        else:
+            tol["rtol"] = {m: max(old.get(m, 0.0), here[name]["rtol"].get(m, 0.0))
+                           for m in sorted(old.keys() | here[name]["rtol"].keys())}
     envelope["book"] = arithmetic.describe()
     envelope["verdicts"]["book"] = book_verdicts()
-    OUT.write_text(json.dumps(envelope, indent=1, sort_keys=True) + "\n")
     envelope["lr_1pct"] = lr_check(envelope["figures"]) | {
         "against": "the envelope of every measured arithmetic, after --add-book widened it by the new book"}
-    OUT.write_text(json.dumps(envelope, indent=1, sort_keys=True) + "\n")
+    OUT.write_text(json.dumps(envelope, indent=1, sort_keys=True) + "\n")  # once: a failure above changes nothing
     moved = {n: sorted(k for k, v in s.items() if envelope["verdicts"]["book"].get(k) != v)
              for n, s in envelope["verdicts"].items() if n != "book"}
     print(f"widened {OUT.relative_to(ROOT)} by the book of {envelope['book']['id']}; verdicts that differ from "
           f"the book's: {moved}")
     return 0
+
+
+def retired_prefix_moves(rows: dict) -> dict:
+    """Per recorded set and metric: the largest relative difference between its recording now and its first
+    steps as the retired book recorded them (``rows``, as :func:`recorded_prefixes` gives them)."""
+    from grok_lib import recorded
+
+    out = {}
+    for name, (_, configs, _) in recorded.definitions().items():
+        history = recorded.load(name, configs()).histories[-1]
+        retired = {int(step): row for step, row in rows[name].items()}
+        out[name] = {m: w for m, (w, _) in recorded.prefix_errors(history, retired, 1e-6).items()}
+    return out
 
 
 def widen(old: dict, new: dict) -> dict:

@@ -11,8 +11,9 @@ with an output path outside notebooks/: such a run writes its figures and claims
 its output notebook, never into the book (see the README).
 
 A warm build skips what cannot have changed: each executed notebook records a fingerprint in
-its metadata (its cells' sources, the grok_lib library hash and, for the claims report, the
-claim records it reads); a notebook whose fingerprint is unchanged and whose figure files
+its metadata (its cells' sources, the grok_lib library hash, the arithmetic, the recorded runs, the
+envelope's variants of the book's machine, whose verdicts decide "partly", and, for the claims report,
+the claim records it reads); a notebook whose fingerprint is unchanged and whose figure files
 (``book/figures.yml``) are on disk is not executed again (``--force`` executes everything).
 A fresh clone has no ``figures/``, so a cold build executes every notebook.
 """
@@ -51,9 +52,11 @@ def fingerprint(path: Path) -> str:
     h.update(arithmetic_id().encode())  # another arithmetic, other numbers
     for manifest in sorted(RECORDED.rglob("manifest.json")):
         h.update(manifest.read_bytes())
-    if paths.ENVELOPE.exists():
-        verdicts = json.loads(paths.ENVELOPE.read_text())["verdicts"]
-        h.update(json.dumps({n: v for n, v in verdicts.items() if n != "book"}, sort_keys=True).encode())
+    if paths.ENVELOPE.exists():  # what claims.across_arithmetic reads: the book machine's variants
+        envelope = json.loads(paths.ENVELOPE.read_text())
+        mine = {n: [v["arithmetic"], envelope["verdicts"][n]] for n, v in envelope["variants"].items()
+                if "machine" not in v}
+        h.update(json.dumps(mine, sort_keys=True).encode())
     if "claims_report" in path.name:
         for record in sorted(RECORDS.rglob("*.json")):
             h.update(record.read_bytes())

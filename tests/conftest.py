@@ -87,7 +87,8 @@ def pytest_collection_modifyitems(config, items):
 @pytest.fixture
 def one_thread():
     """Train in one torch thread, as the run store trains every run (grok_lib.arithmetic.one_thread):
-    under the pinned arithmetic MKL's sgemm gives other last bits with another thread count, so a
+    under MKL's COMPATIBLE branch (DEFAULT_PINS, and AMD's pin set 1) sgemm gives other last bits with another
+    thread count (under AMD's AUTO and Intel's AVX2 branch it did not, measured), so a
     reference trained directly must use the store's thread count to compare bitwise."""
     with arithmetic.one_thread():
         yield

@@ -51,7 +51,7 @@ def sweep_configs(dtype):
 @pytest.mark.parametrize("dtype, rtol", [("float64", 1e-10), ("float32", 1e-6)])
 def test_each_member_equals_its_solo_run(dtype, rtol):
     """float64: every step to 1e-10 relative (the issue's bound), and the final weights. float32 on the CPU:
-    under MKL's AUTO branch this was bitwise; under the pinned arithmetic (MKL's COMPATIBLE branch) a
+    under MKL's AUTO branch this was bitwise; under MKL's COMPATIBLE branch (AMD's pin set 1, DEFAULT_PINS) a
     batched product rounds differently from the solo model's plain one, and a chaotic training run grows
     that difference (measured: 1e-7 relative over the first 30 steps, 3e-4 by step 42). So float32 is held
     to 1e-6 over the first 30 steps only; stacking is used on a GPU, never for the book's CPU runs."""

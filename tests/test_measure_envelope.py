@@ -1,0 +1,37 @@
+"""The envelope script's small pieces: a variant's environment, a retired book's name and pins, rounding."""
+
+import importlib.util
+from pathlib import Path
+
+from grok_lib import arithmetic
+
+SCRIPT = Path(__file__).resolve().parent.parent / "scripts" / "measure_envelope.py"
+_spec = importlib.util.spec_from_file_location("measure_envelope", SCRIPT)
+me = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(me)
+
+
+def test_a_variant_starts_from_no_pin_at_all(monkeypatch):
+    """Every pinned variable is removed before a variant's own are set (the numpy pin included: a variant
+    that kept it would not be the libraries' own choice on an AVX-512 CPU)."""
+    for k, v in arithmetic.DEFAULT_PINS[1].items():
+        monkeypatch.setenv(k, v)
+    env = me.variant_env({"OPENBLAS_CORETYPE": "Sandybridge"})
+    assert env["GROK_ARITHMETIC"] == "native" and env["OPENBLAS_CORETYPE"] == "Sandybridge"
+    assert not {"MKL_CBWR", "ATEN_CPU_CAPABILITY", "NPY_DISABLE_CPU_FEATURES"} & env.keys()
+
+
+def test_a_retired_book_is_named_by_vendor_version_and_mkl_branch_and_recomputed_by_its_pins():
+    book = {"id": "pinned-2/AuthenticAMD/torch-x", "vendor": "AuthenticAMD", "mkl_cbwr": "AUTO", "aten": "AVX2",
+            "openblas_core": "Haswell", "pins": dict(arithmetic.PIN_SETS["AuthenticAMD"][1])}
+    assert me.retired_name(book) == "AuthenticAMD_pinned_v2_mkl_auto"
+    assert me.retired_env(book) == arithmetic.PIN_SETS["AuthenticAMD"][1]
+    older = {k: v for k, v in book.items() if k != "pins"}  # facts written before they named their pins
+    assert me.retired_env(older) == {"MKL_CBWR": "AUTO", "ATEN_CPU_CAPABILITY": "avx2", "OPENBLAS_CORETYPE": "Haswell"}
+
+
+def test_tolerances_round_up_to_two_digits():
+    assert me.round_up(0.0953) == 0.096
+    assert me.round_up(0.094) == 0.094
+    assert me.round_up(4.04e-5) == 4.1e-5
+    assert me.round_up(0.0) == 0.0
