@@ -75,6 +75,9 @@ PIN_SETS = {
                          **NUMPY_AVX2}),
 }
 
+#: Every variable some pin set sets (what a process drops to compute in other arithmetic).
+VARIABLES = frozenset(k for _, pins in (DEFAULT_PINS, *PIN_SETS.values()) for k in pins)
+
 
 def _numpy_level(disabled: str) -> str | None:
     """The highest SIMD target numpy dispatches to with ``disabled`` switched off (x86-64-v3 once its AVX-512

@@ -97,6 +97,15 @@ def across_seeds(per_seed: Sequence[Sequence[Result]], seeds: Sequence[int]) -> 
     return out
 
 
+def book_machine_variants(measured: dict) -> dict[str, dict]:
+    """The envelope's variants of the book's own machine, name -> {"arithmetic", "verdicts"}. Those measured on
+    another machine ("machine": --here) are held against the book's verdicts by tests/test_arithmetic.py
+    instead, since the book can only be re-executed on its machine: one that contradicted a verdict would be
+    counted here and the book re-executed there."""
+    return {name: {"arithmetic": v["arithmetic"], "verdicts": measured["verdicts"][name]}
+            for name, v in measured.get("variants", {}).items() if "machine" not in v}
+
+
 def across_arithmetic(results: Sequence[Result], setting: str = "default", envelope: Path | None = None) -> list[Result]:
     """``results`` of the book's own settings held against the same claims in the arithmetic variants of one
     machine (the envelope's verdicts, :data:`grok_lib.paths.ENVELOPE`): a verdict holds only where every
@@ -107,13 +116,10 @@ def across_arithmetic(results: Sequence[Result], setting: str = "default", envel
         measured = json.loads((envelope or paths.ENVELOPE).read_text())
     except FileNotFoundError:
         return list(results)
-    # The variants of the book's own machine; those measured on another machine ("machine": --here) are held
-    # against the book's verdicts by tests/test_arithmetic.py instead, since the book can only be re-executed on
-    # its machine: one that contradicted a verdict would be counted here and the book re-executed there.
-    book_machine = {name for name, v in measured.get("variants", {}).items() if "machine" not in v}
-    variants = {name: v for name, v in measured["verdicts"].items() if name in book_machine}
+    mine = book_machine_variants(measured)
+    variants = {name: v["verdicts"] for name, v in mine.items()}
     kernels = {name: "MKL {mkl_cbwr}, ATen {aten}, OpenBLAS {openblas_core}".format(**v["arithmetic"])
-               for name, v in measured.get("variants", {}).items()}
+               for name, v in mine.items()}
     out = []
     for r in results:
         seen = {name: v[key] for name, v in variants.items() if (key := f"{r.claim.id}|{setting}") in v}

@@ -69,13 +69,22 @@ SAMPLES = ROOT / ".cache" / "envelope"
 PREFIX_STEPS = 200
 
 
+def write_envelope(envelope: dict) -> None:
+    OUT.write_text(json.dumps(envelope, indent=1, sort_keys=True) + "\n")
+
+
+def differing_verdicts(envelope: dict, samples: dict) -> dict:
+    """Per sample: the claims whose verdict differs from the book's."""
+    book = envelope["verdicts"]["book"]
+    return {n: sorted(k for k, v in s["verdicts"].items() if book.get(k) != v) for n, s in samples.items()}
+
+
 def variant_env(variables: dict) -> dict:
     """This process's environment with the arithmetic's variables replaced by ``variables`` (native,
     unless they choose the mode themselves)."""
     from grok_lib import arithmetic
 
-    pinned = {k for _, pins in (arithmetic.DEFAULT_PINS, *arithmetic.PIN_SETS.values()) for k in pins}
-    env = {k: v for k, v in os.environ.items() if k not in pinned}
+    env = {k: v for k, v in os.environ.items() if k not in arithmetic.VARIABLES}
     return env | {"GROK_ARITHMETIC": "native"} | variables
 
 
@@ -186,16 +195,34 @@ def prefix_tolerance(samples: list[dict]) -> dict:
     small difference of large terms, moves by percents where the losses move by 1e-4)."""
     from grok_lib import recorded
 
+    histories = recorded_histories()
+    moves = [prefix_moves(histories, sample) for sample in samples]
     out = {}
-    for name, (_, configs, _) in recorded.definitions().items():
-        history = recorded.load(name, configs()).histories[-1]
+    for name in histories:
         worst: dict[str, float] = {}
-        for sample in samples:
-            rows = {int(step): row for step, row in sample[name].items()}
-            for metric, (w, _) in recorded.prefix_errors(history, rows, 1e-6).items():
+        for move in moves:
+            for metric, w in move[name].items():
                 worst[metric] = max(worst.get(metric, 0.0), w)
         out[name] = {"rtol": {m: round_up(w) for m, w in sorted(worst.items())}, "steps": PREFIX_STEPS}
     return out
+
+
+def recorded_histories(root: Path | None = None) -> dict:
+    """Each recorded set's last history, as recorded (under ``root``, the repository's by default)."""
+    from grok_lib import recorded
+
+    return {name: recorded.load(name, configs(), root or recorded.RECORDED).histories[-1]
+            for name, (_, configs, _) in recorded.definitions().items()}
+
+
+def prefix_moves(histories: dict, sample: dict) -> dict:
+    """Per recorded set and metric: the largest relative difference between the recording (``histories``) and
+    ``sample``'s first steps, as tests/test_recorded.py measures it."""
+    from grok_lib import recorded
+
+    return {name: {m: w for m, (w, _) in recorded.prefix_errors(
+                history, {int(step): row for step, row in sample[name].items()}, 1e-6).items()}
+            for name, history in histories.items()}
 
 
 def lr_check(figures_envelope: dict) -> dict:
@@ -261,11 +288,10 @@ def main() -> int:
         "prefix": prefix_tolerance([prefixes()] + [s["prefix"] for s in samples.values()]),
         "verdicts": {"book": book_verdicts()} | {n: s["verdicts"] for n, s in samples.items()},
     }
-    OUT.write_text(json.dumps(envelope, indent=1, sort_keys=True) + "\n")
+    write_envelope(envelope)
     envelope["lr_1pct"] = lr_check(envelope["figures"])
-    OUT.write_text(json.dumps(envelope, indent=1, sort_keys=True) + "\n")
-    moved = {n: sorted(k for k, v in s["verdicts"].items() if envelope["verdicts"]["book"].get(k) != v)
-             for n, s in samples.items()}
+    write_envelope(envelope)
+    moved = differing_verdicts(envelope, samples)
     print(f"wrote {OUT.relative_to(ROOT)}; verdicts that differ from the book's: {moved}")
     if elsewhere:
         print(f"the variants measured on other machines ({', '.join(elsewhere)}) are gone with the old envelope: "
@@ -297,12 +323,11 @@ def widen_here() -> int:
                          "(scripts/measure_envelope.py, --here on a second CPU vendor); what tests compare with "
                          "in other arithmetic.")
     envelope["lr_1pct"].setdefault("against", "the envelope of the book's machine alone, before --here widened it")
-    OUT.write_text(json.dumps(envelope, indent=1, sort_keys=True) + "\n")
+    write_envelope(envelope)
     envelope[f"lr_1pct_{arithmetic.cpu_vendor()}"] = lr_check(envelope["figures"]) | {
         "arithmetic": arithmetic.summary(), "against": "the envelope widened by this machine's two arithmetics"}
-    OUT.write_text(json.dumps(envelope, indent=1, sort_keys=True) + "\n")
-    book = envelope["verdicts"]["book"]
-    moved = {n: sorted(k for k, v in s["verdicts"].items() if book.get(k) != v) for n, s in samples.items()}
+    write_envelope(envelope)
+    moved = differing_verdicts(envelope, samples)
     print(f"widened {OUT.relative_to(ROOT)}; verdicts that differ from the book's: {moved}")
     return 0
 
@@ -326,14 +351,9 @@ def retired_rows(name: str) -> Path:
 
 def recorded_prefixes(root: Path | None = None) -> dict:
     """Each recorded set's first PREFIX_STEPS rows as recorded (under ``root``, the repository's by default)."""
-    from grok_lib import recorded
-
-    out = {}
-    for name, (_, configs, _) in recorded.definitions().items():
-        history = recorded.load(name, configs(), **({"root": root} if root else {})).histories[-1]
-        out[name] = {str(int(s)): {m: float(history.metrics[m][i]) for m in history.metrics}
-                     for i, s in enumerate(history.steps) if s <= PREFIX_STEPS}
-    return out
+    return {name: {str(int(s)): {m: float(history.metrics[m][i]) for m in history.metrics}
+                   for i, s in enumerate(history.steps) if s <= PREFIX_STEPS}
+            for name, history in recorded_histories(root).items()}
 
 
 def retire_book() -> int:
@@ -360,7 +380,7 @@ def retire_book() -> int:
     retired_rows(name).write_text(json.dumps(recorded_prefixes(), sort_keys=True))
     envelope["variants"][name] = {"env": retired_env(old), "arithmetic": old, "retired_book": True}
     envelope["verdicts"][name] = envelope["verdicts"]["book"]
-    OUT.write_text(json.dumps(envelope, indent=1, sort_keys=True) + "\n")
+    write_envelope(envelope)
     print(f"{OUT.relative_to(ROOT)}: the book of {old['id']} is now the variant {name}; re-record the book "
           f"(make baselines, make book), then run --add-book")
     return 0
@@ -387,7 +407,7 @@ def add_book() -> int:
     for fig, bounds in envelope["figures"].items():
         envelope["figures"][fig] = widen(bounds, figure_numbers.envelope([book[fig]]))
     here = prefix_tolerance([prefixes()])
-    moved_by = retired_prefix_moves(json.loads(retired_rows(retired[0]).read_text()))
+    moved_by = prefix_moves(recorded_histories(), json.loads(retired_rows(retired[0]).read_text()))
     for name, tol in envelope["prefix"].items():
         rerecorded = recorded.read_manifest(name)["arithmetic"]["id"] == arithmetic.arithmetic_id()
         old = tol["rtol"]
@@ -401,25 +421,11 @@ def add_book() -> int:
     envelope["verdicts"]["book"] = book_verdicts()
     envelope["lr_1pct"] = lr_check(envelope["figures"]) | {
         "against": "the envelope of every measured arithmetic, after --add-book widened it by the new book"}
-    OUT.write_text(json.dumps(envelope, indent=1, sort_keys=True) + "\n")  # once: a failure above changes nothing
-    moved = {n: sorted(k for k, v in s.items() if envelope["verdicts"]["book"].get(k) != v)
-             for n, s in envelope["verdicts"].items() if n != "book"}
+    write_envelope(envelope)  # once: a failure above changes nothing
+    moved = differing_verdicts(envelope, {n: {"verdicts": v} for n, v in envelope["verdicts"].items() if n != "book"})
     print(f"widened {OUT.relative_to(ROOT)} by the book of {envelope['book']['id']}; verdicts that differ from "
           f"the book's: {moved}")
     return 0
-
-
-def retired_prefix_moves(rows: dict) -> dict:
-    """Per recorded set and metric: the largest relative difference between its recording now and its first
-    steps as the retired book recorded them (``rows``, as :func:`recorded_prefixes` gives them)."""
-    from grok_lib import recorded
-
-    out = {}
-    for name, (_, configs, _) in recorded.definitions().items():
-        history = recorded.load(name, configs()).histories[-1]
-        retired = {int(step): row for step, row in rows[name].items()}
-        out[name] = {m: w for m, (w, _) in recorded.prefix_errors(history, retired, 1e-6).items()}
-    return out
 
 
 def widen(old: dict, new: dict) -> dict:

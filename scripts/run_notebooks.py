@@ -25,6 +25,7 @@ import sys
 import time
 from pathlib import Path
 
+import functools
 import hashlib
 import json
 
@@ -33,11 +34,20 @@ import papermill as pm
 
 from grok_lib import paths
 from grok_lib.arithmetic import arithmetic_id
-from grok_lib.claims import RECORDS
+from grok_lib.claims import RECORDS, book_machine_variants
 from grok_lib.recorded import RECORDED
 from grok_lib.provenance import library_hash, load_manifest
 
 FINGERPRINT = "grok_fingerprint"
+
+
+@functools.lru_cache(maxsize=1)
+def _variants_of_the_book_machine() -> str:
+    """What claims.across_arithmetic reads of the envelope (read once: the file is large and every notebook's
+    fingerprint needs it)."""
+    if not paths.ENVELOPE.exists():
+        return ""
+    return json.dumps(book_machine_variants(json.loads(paths.ENVELOPE.read_text())), sort_keys=True)
 
 
 def fingerprint(path: Path) -> str:
@@ -52,11 +62,7 @@ def fingerprint(path: Path) -> str:
     h.update(arithmetic_id().encode())  # another arithmetic, other numbers
     for manifest in sorted(RECORDED.rglob("manifest.json")):
         h.update(manifest.read_bytes())
-    if paths.ENVELOPE.exists():  # what claims.across_arithmetic reads: the book machine's variants
-        envelope = json.loads(paths.ENVELOPE.read_text())
-        mine = {n: [v["arithmetic"], envelope["verdicts"][n]] for n, v in envelope["variants"].items()
-                if "machine" not in v}
-        h.update(json.dumps(mine, sort_keys=True).encode())
+    h.update(_variants_of_the_book_machine().encode())
     if "claims_report" in path.name:
         for record in sorted(RECORDS.rglob("*.json")):
             h.update(record.read_bytes())
