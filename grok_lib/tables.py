@@ -19,6 +19,11 @@ def format_value(value) -> str:
     return str(value)
 
 
+#: Below this a printed loss or gap of order-one quantities is float64 rounding noise: its digits move
+#: with the CPU's arithmetic, so tables print it as ``< 1e-12`` (digits at a stated resolution).
+NOISE_FLOOR = 1e-12
+
+
 def at_resolution(value: float, resolution: float, fmt: str = ".1e") -> str:
     """``value`` as printed where the digits below ``resolution`` are rounding noise, not data:
     ``< 1e-10`` when ``|value| < resolution`` (its sign and digits would change with the CPU's
