@@ -14,7 +14,7 @@ $(foreach pin,$(ARITHMETIC_PINS),$(eval export $(pin)))
 # One folder per part; the claims report (at the top) reads the records the others write.
 FIGURE_NOTEBOOKS := $(sort $(wildcard notebooks/paper_*/*.ipynb))
 
-.PHONY: book notebooks html test env test-env lock clean baselines
+.PHONY: book notebooks html test test-quick test-part env test-env lock clean baselines
 
 book: notebooks html
 	@echo
@@ -45,9 +45,22 @@ html: env
 PYTEST_ARGS := --mpl --mpl-results-path=test-artifacts/mpl --mpl-generate-summary=html,json \
 	--nbval-lax --nbval-cell-timeout=1800
 
+# Everything CI runs: train the book's runs, then every lane (tests/conftest.py: unit, train, notebook, book).
 test: test-env
 	$(PY) scripts/train_book_runs.py
 	$(PY) -m pytest tests notebooks $(PYTEST_ARGS)
+
+# After each edit: the unit lane, no training, no notebook kernel, no book build (under a minute).
+test-quick: test-env
+	$(PY) -m pytest tests -m unit -q --mpl --mpl-results-path=test-artifacts/mpl
+
+# One part's tests, every lane unless LANE is given: make test-part PART=b [LANE=unit]. The part's
+# tests that read the book's runs train them on a miss.
+test-part:
+	@case "$(PART)" in a|b|c) ;; *) echo "make test-part: PART must be a, b or c, got '$(PART)'"; exit 2;; esac
+	@case "$(LANE)" in ""|unit|train|notebook|book) ;; *) echo "make test-part: LANE must be unit, train, notebook or book (or unset for all), got '$(LANE)'"; exit 2;; esac
+	@$(MAKE) --no-print-directory test-env
+	$(PY) -m pytest tests/paper_$(PART) $(if $(LANE),-m $(LANE)) $(PYTEST_ARGS)
 
 # After a deliberate change to a plot or a metric: regenerate the baseline images and the
 # committed figure numbers, then review `git diff --stat tests/` and commit.

@@ -1,7 +1,7 @@
 """Regenerate the figure-regression references after a deliberate change (`make baselines`).
 
-1. the baseline images of every plot test (tests/test_figures.py), into the folder named
-   after this matplotlib and FreeType version;
+1. the baseline images of every figure of the book (tests/paper_*/test_figure_images.py), into the folder
+   named after this matplotlib and FreeType version;
 2. the arithmetic the book is recorded in (book/arithmetic.json, grok_lib/arithmetic.py): the
    notebooks write the book's claims and figures only in that arithmetic, and the tests compare
    exactly there (elsewhere within the measured envelope);
@@ -32,7 +32,7 @@ REFERENCE = ROOT / "tests" / "figure_numbers"
 
 
 def baseline_dir() -> Path:
-    """Where pytest-mpl keeps the baselines for this matplotlib and FreeType (as tests/test_figures.py)."""
+    """Where pytest-mpl keeps the baselines for this matplotlib and FreeType (as tests/image_compare.py)."""
     from matplotlib import ft2font
 
     return ROOT / "tests" / "baseline" / f"mpl{matplotlib.__version__}-ft{ft2font.__freetype_version__}"
@@ -41,7 +41,8 @@ def baseline_dir() -> Path:
 def main() -> int:
     out = baseline_dir()
     out.mkdir(parents=True, exist_ok=True)
-    code = pytest.main([str(ROOT / "tests" / "test_figures.py"), "-q", "-k", "not guard", f"--mpl-generate-path={out}"])
+    images = sorted(str(f) for f in (ROOT / "tests").glob("paper_*/test_figure_images.py"))
+    code = pytest.main([*images, "-q", "-k", "not guard and not every", f"--mpl-generate-path={out}"])
     if code != 0:
         return int(code)
     print(f"baseline images written to {out.relative_to(ROOT)}")

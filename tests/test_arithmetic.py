@@ -56,6 +56,7 @@ def test_each_vendors_pin_set_pins_the_same_four_kernel_choices():
     assert arithmetic.pin_set("SomeOtherVendor") == arithmetic.DEFAULT_PINS
 
 
+@pytest.mark.train
 @needs_pins
 def test_importing_grok_lib_pins_a_fresh_process_before_numpy_loads():
     out = _python("import grok_lib, json; from grok_lib import arithmetic; print(json.dumps(arithmetic.describe()))")
@@ -65,6 +66,7 @@ def test_importing_grok_lib_pins_a_fresh_process_before_numpy_loads():
         assert facts["id"] == arithmetic.arithmetic_id()
 
 
+@pytest.mark.train
 @needs_pins
 def test_native_arithmetic_has_another_id_and_so_other_keys():
     code = ("import grok_lib\nfrom grok_lib import arithmetic\nfrom grok_lib.plans import run_key\n"
@@ -77,6 +79,7 @@ def test_native_arithmetic_has_another_id_and_so_other_keys():
     assert "pinned arithmetic is not in force" not in native.stderr  # asked for: no warning
 
 
+@pytest.mark.train
 def test_numpy_loaded_before_grok_lib_is_other_arithmetic_and_says_so_once():
     out = _python("import numpy\nimport grok_lib\nfrom grok_lib import arithmetic\n"
                   "print(arithmetic.arithmetic_id()); arithmetic.arithmetic_id()")
@@ -171,7 +174,7 @@ def test_compare_envelope_passes_inside_and_fails_outside():
     assert len(problems) == 2 and all("outside the envelope" in p for p in problems)
 
 
-@pytest.mark.slow
+@pytest.mark.train
 @pytest.mark.parametrize("name", sorted(recorded.definitions()))
 def test_a_one_percent_change_of_the_learning_rate_leaves_the_prefix_envelope(name):
     """The envelope tier still fails on a real change: the first steps of a recorded run retrained with a 1%

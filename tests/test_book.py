@@ -3,7 +3,7 @@
 import pytest
 
 
-@pytest.mark.slow
+@pytest.mark.book
 def test_book_builds_strictly(built_book):
     code, log, html = built_book
     assert code == 0, log[-6000:]
@@ -13,7 +13,7 @@ def test_book_builds_strictly(built_book):
     assert "&lt;Figure size" not in page  # no figure repr leaking as text
 
 
-@pytest.mark.slow
+@pytest.mark.book
 def test_api_reference_is_generated_from_docstrings(built_book):
     code, log, html = built_book
     assert code == 0, log[-6000:]
@@ -22,7 +22,7 @@ def test_api_reference_is_generated_from_docstrings(built_book):
         assert f'id="grok_lib.' in api and name in api, name
 
 
-@pytest.mark.slow
+@pytest.mark.book
 def test_math_is_served_from_the_book(built_book):
     code, log, html = built_book
     assert code == 0, log[-6000:]

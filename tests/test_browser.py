@@ -27,7 +27,7 @@ KNOWN_NOISE = (
     # none so far; add (substring, reason) pairs here, never a blanket filter
 )
 
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.book
 
 
 def _need_browser():

@@ -25,7 +25,8 @@ from grok_lib.plans import run_key
 
 
 #: trained in one torch thread, as the run store trains (conftest.one_thread)
-pytestmark = pytest.mark.usefixtures("one_thread")
+# Every test here starts real processes (killed, racing, other users): the train lane.
+pytestmark = [pytest.mark.usefixtures("one_thread"), pytest.mark.train]
 
 
 CHILD = r"""
@@ -131,7 +132,7 @@ def test_two_processes_asking_for_one_run_train_it_once(tmp_path):
     assert sorted(p.name for p in store.iterdir()) == [f"{key}.json", f"{key}.npz"]  # no lock, temp or checkpoint
 
 
-@pytest.mark.slow
+@pytest.mark.train
 def test_a_writer_killed_while_another_waits_hands_over_its_checkpoint(tmp_path):
     store = tmp_path / "runs"
     config = {"epochs": 3000, "checkpoint_every": 100}

@@ -15,7 +15,7 @@ from grok_lib.store import RunStore
 distributed = pytest.importorskip("distributed")
 
 
-@pytest.mark.slow
+@pytest.mark.train
 def test_local_cluster_sweep_equals_in_process(tmp_path):
     from grok_lib.distributed import run_all_on
 

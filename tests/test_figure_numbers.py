@@ -29,7 +29,7 @@ FIGURES = {name: compute for part in parts()
            for name, compute in import_module(f"grok_lib.{part}.setup").figure_numbers().items()}
 
 
-@pytest.mark.slow
+@pytest.mark.train
 @pytest.mark.parametrize("name", sorted(FIGURES))
 def test_figure_numbers_match_the_committed_values(name):
     reference = json.loads((REFERENCE / f"{name}.json").read_text())

@@ -144,6 +144,7 @@ def smoke(tmp_path_factory):
     return out, proc, diagnostics
 
 
+@pytest.mark.train
 def test_the_smoke_run_passes_without_the_package_installed(smoke):
     out, proc, diagnostics = smoke
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]

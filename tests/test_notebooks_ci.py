@@ -52,7 +52,7 @@ def test_an_unknown_parameter_stops_the_notebook_in_its_setup_cell(nb, scratch_s
     assert not list(scratch_store.rglob("*.npz")) if scratch_store.exists() else True
 
 
-@pytest.mark.slow
+@pytest.mark.notebook
 @pytest.mark.parametrize("nb", NOTEBOOKS, ids=lambda p: p.relative_to(ROOT).as_posix())
 def test_the_notebook_runs_to_the_end_at_the_ci_profile_and_leaves_the_book_alone(nb, tmp_path):
     before = book_files()

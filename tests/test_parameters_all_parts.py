@@ -88,6 +88,7 @@ NUMPY_RUNS = {
 }
 
 
+@pytest.mark.train
 @pytest.mark.parametrize("name", sorted(NUMPY_RUNS))
 def test_the_memory_estimate_is_above_what_a_numpy_run_allocates(name):
     """tracemalloc sees numpy's allocations: the estimate less its process allowance must cover their peak."""

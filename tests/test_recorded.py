@@ -38,6 +38,7 @@ def test_set_matches_its_definition_and_checksums(name):
         assert set(h.snapshots) == set(SETS[name][2])
 
 
+@pytest.mark.train
 @pytest.mark.parametrize("name", sorted(SETS))
 def test_todays_code_reproduces_the_first_steps(name, one_thread):
     rec = recorded.load(name, SETS[name][1]())

@@ -286,7 +286,7 @@ def combo_id(value) -> str:
     return "-".join(f"{k}={v}" for k, v in value.items() if k != "profile").replace(" ", "")
 
 
-@pytest.mark.slow
+@pytest.mark.notebook
 @pytest.mark.parametrize("nb,combo", [(nb, c) for nb in MLP_NOTEBOOKS for c in MLP_COMBOS]
                          + [(DLN, c) for c in DLN_COMBOS], ids=combo_id)
 def test_every_notebook_runs_to_the_end_for_drawn_combinations(nb, combo, tmp_path, book_unchanged):

@@ -93,7 +93,7 @@ def test_the_draw_covers_every_candidate_and_each_notebook_has_a_valid_combinati
         assert sum(valid(name, c, monkeypatch) for c in COMBOS[name]) >= 1, name
 
 
-@pytest.mark.slow
+@pytest.mark.notebook
 @pytest.mark.parametrize("name,combo", [(n, c) for n in sorted(COMBOS) for c in COMBOS[n]],
                          ids=lambda v: v if isinstance(v, str) else "-".join(f"{k}={x}" for k, x in v.items()
                                                                              if k != "profile").replace(" ", ""))

@@ -113,7 +113,7 @@ RunStore(sys.argv[1]).get_or_run(profile_config("ci", device="cpu", epochs=3000,
 """
 
 
-@pytest.mark.slow
+@pytest.mark.train
 def test_resume_after_sigkill_gives_identical_numbers(store):
     from grok_lib.paper_a.config import profile_config
 
@@ -146,6 +146,7 @@ def _one_config_of_each_kind() -> dict:
     return found
 
 
+@pytest.mark.train
 @pytest.mark.parametrize("kind", sorted(_one_config_of_each_kind()))
 def test_same_run_gives_the_same_entry_bytes(tmp_path, kind):
     config = _one_config_of_each_kind()[kind]

@@ -40,3 +40,14 @@ def regression(alpha=10.0, lam=1e-3, lr=0.4, drop_at=1.5, steps=20000, d=8):
                "norm": alpha * np.exp(-lam * t)}
     config = {"alpha": alpha, "weight_decay": lam, "lr": lr, "steps": steps, "d": d}
     return History(steps=s, metrics=metrics, config=config, meta={"zero_test_mse": 0.105, "target_nuclear": 30.0})
+
+
+def bridge(alpha=10.0, lam=1.0, lr=1e-3, beta2=0.98, fit_at=300, grok_at=1500, steps=3000):
+    """An AdamW bridge-like history: train accuracy rises at ``fit_at``, test accuracy at ``grok_at`` (steps),
+    the norm decays from alpha and Adam's step recovers from a small start."""
+    s = np.arange(0, steps + 1, 20)
+    rise = lambda at: 1 / (1 + np.exp(-(s - at) / 60))  # noqa: E731
+    metrics = {"t": s * lr, "train_acc": 0.01 + 0.99 * rise(fit_at), "test_acc": 0.01 + 0.99 * rise(grok_at),
+               "norm": 40 * alpha * np.exp(-lam * lr * s) + 30.0, "adam_step": 0.5 - 0.45 * np.exp(-s / 400)}
+    config = {"alpha": alpha, "weight_decay": lam, "lr": lr, "beta2": beta2, "steps": steps}
+    return History(steps=s, metrics=metrics, config=config, meta={})

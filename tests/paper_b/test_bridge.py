@@ -55,6 +55,7 @@ def test_the_initial_weights_are_paper_as_times_alpha():
         torch.testing.assert_close(w, 7.0 * w0, msg=name)
 
 
+@pytest.mark.train
 def test_training_is_deterministic_and_records_what_the_figures_read():
     c = bridge.profile_config("ci", alpha=10.0, steps=40, eval_every=10)
     h1, h2 = bridge_train.train(c, progress=False), bridge_train.train(c, progress=False)

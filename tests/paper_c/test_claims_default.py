@@ -8,30 +8,12 @@ from grok_lib.paper_c import checks as CK
 from grok_lib.paper_c import claims as claims_c
 from grok_lib.paper_c import thresholds as TH, setup
 
-#: The verdicts of the default profile (the measured numbers are in the claims report).
-EXPECTED = {
-    "C.dyn.exact": "partly",
-    "C.dyn.mp": "not reproduced",
-    "C.acc.law": "partly",
-    "C.plateau": "reproduced",
-    "C.grok.formula": "partly",
-    "C.grok.divergence": "reproduced",
-    "C.wd.limits": "partly",
-    "C.dout.peak": "not reproduced",
-    "C.nets.two_layer": "not reproduced",
-    "C.nets.tanh": "not reproduced",
-    "C.noise.additive": "not reproduced",
-    "C.noise.tuned": "not reproduced",
-    "C.noise.tuned_full": "partly",
-}
+#: The verdicts the book records for the default profile (book/claims/paper_c/*.json, written by the notebooks;
+#: the measured numbers are in each record): the one place a verdict is kept.
+RECORDED = {r["id"]: r["verdict"] for r in claims.load_records() if r["paper"] == "C"}
 
 
-def test_every_claim_has_an_expected_verdict():
-    assert set(EXPECTED) <= set(claims_c.REGISTRY)
-    assert set(EXPECTED.values()) <= set(claims.VERDICTS)
-
-
-@pytest.mark.slow
+@pytest.mark.train
 def test_default_profile_verdicts():
     curves, times = setup.loss_curves().histories, setup.grok_time().histories
     noise, nets = setup.label_noise().histories, setup.nets().histories
@@ -40,9 +22,9 @@ def test_default_profile_verdicts():
                CK.evaluate_divergence(times), CK.evaluate_weight_decay(setup.weight_decay().histories),
                CK.evaluate_d_out(setup.d_out().histories), CK.evaluate_two_layer(nets[0]),
                CK.evaluate_tanh(nets[1]), CK.evaluate_noise(noise), CK.evaluate_tuned_noise(noise[-2]),
-               CK.evaluate_tuned_noise_full(noise[-1])]
+               CK.evaluate_tuned_noise_full(noise[-1]), CK.evaluate_data_ratio(setup.modadd_data_ratio().histories)]
     # as the book records them: a verdict holds only where every measured arithmetic gives it
-    assert {r.claim.id: r.verdict for r in claims.across_arithmetic(results)} == EXPECTED
+    assert {r.claim.id: r.verdict for r in claims.across_arithmetic(results)} == RECORDED
 
 
 def test_committed_records_cover_the_registry():

@@ -1,6 +1,6 @@
 """Claims: the registry is consistent, the records the notebooks wrote are valid, and
-the default profile's verdicts are re-derived from the runs and asserted (so a change
-that breaks a reproduced claim fails CI)."""
+the default profile's verdicts are re-derived from the runs and must equal the committed records (so a
+change that moves a verdict fails CI until the book is re-recorded and the records' diff reviewed)."""
 
 import pytest
 
@@ -11,39 +11,17 @@ from grok_lib.paper_a.dln.config import sweep as deep_linear_sweep
 from grok_lib.paper_a.config import profile_config, weight_decay_sweep
 from grok_lib.runs import run_all
 
-#: The verdicts of the default profile (see the claims report for the measured numbers); the MLP claims are
-#: judged over seeds 0-2 (the book's runs and the recorded seeds 1 and 2: claims.across_seeds).
-EXPECTED = {
-    "A.fig1.train_fit": "reproduced",
-    "A.fig1.grok_window": "partly",
-    "A.fig1.wd_order": "reproduced",
-    "A.fig2.fourier": "partly",
-    "A.fig2.polygon": "partly",  # reproduced on seeds 0 and 2, not on seed 1 at λ = 0.6
-    "A.fig3.srank_range": "partly",
-    "A.fig3.after_fit": "partly",  # reproduced on seeds 0 and 2, not on seed 1 at λ = 1
-    "A.fig3.clock_ratio": "partly",  # in range at the book's thresholds, not across the grid
-    "A.prop42.head_dominated": "reproduced",  # judged on the fitting phase, in epochs
-    "A.relu.frozen_patterns": "not reproduced",
-    "A.dln.schatten": "reproduced",
-    "A.dln.lemma31": "reproduced",
-    "A.dln.margin_linear": "not reproduced",
-    "A.dln.fast_log": "partly",
-    "A.dln.slow_poly": "not reproduced",
-    "A.dln.prop43": "partly",
-    "A.dln.separation": "reproduced",
-}
+#: The verdicts the book records for the default profile (book/claims/paper_a/*.json, written by the notebooks;
+#: the measured numbers are in each record): the one place a verdict is kept. The MLP claims are judged over
+#: seeds 0-2 (the book's runs and the recorded seeds 1 and 2: claims.across_seeds).
+RECORDED = {r["id"]: r["verdict"] for r in claims.load_records() if r["paper"] == "A"}
 
 EVALUATORS = (claims_a.evaluate_fig1, claims_a.evaluate_fig2, claims_a.evaluate_fig3, claims_a.evaluate_gradients,
               claims_a.evaluate_activations)
 REGISTRY = claims_a.REGISTRY
 
 
-def test_every_registered_claim_has_an_expected_verdict():
-    assert set(EXPECTED) == set(REGISTRY)
-    assert set(EXPECTED.values()) <= set(claims.VERDICTS)
-
-
-@pytest.mark.slow
+@pytest.mark.train
 def test_default_profile_verdicts():
     histories = run_all(weight_decay_sweep(profile_config("default")), progress=False)
     seeds = [histories, *setup.seed_sweeps()[1:]]
@@ -52,7 +30,7 @@ def test_default_profile_verdicts():
     got |= {r.claim.id: r.verdict for r in claims_linear.evaluate_deep_linear(linear)}
     robust = {r.claim.id: r.verdict for r in claims.across_arithmetic(
         [claims.Result(claims_a.REGISTRY[k], "", v) for k, v in got.items()])}  # as the book records them
-    assert robust == EXPECTED
+    assert robust == RECORDED
 
 
 def test_committed_records_cover_the_registry():

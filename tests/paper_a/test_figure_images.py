@@ -6,23 +6,16 @@ failure pytest-mpl writes the expected, actual and difference images plus an HTM
 summary under ``test-artifacts/mpl``. Accept a deliberate change with ``make baselines``.
 """
 
-from pathlib import Path
-
 import matplotlib
 import matplotlib.pyplot as plt
 import pytest
-from matplotlib import ft2font
 from matplotlib.testing.compare import compare_images
 
 from grok_lib import style
 from grok_lib.paper_a import plots
+from image_compare import BASELINE_DIR, COMPARE, TOLERANCE
 from synthetic import fig1_sweep, paper_a_sweep
 
-BASELINE_DIR = Path(__file__).parent / "baseline" / f"mpl{matplotlib.__version__}-ft{ft2font.__freetype_version__}"
-#: RMS difference (0-255 scale) allowed between the baseline and the new image.
-TOLERANCE = 2
-COMPARE = dict(baseline_dir=str(BASELINE_DIR), tolerance=TOLERANCE, style="default",
-               savefig_kwargs={"metadata": {"Software": None}, "dpi": 80})
 
 
 def draw_fig1():

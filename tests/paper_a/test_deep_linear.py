@@ -193,6 +193,7 @@ def test_store_caches_deep_linear_runs(tmp_path):
     assert run_key(dataclasses.replace(CI, weight_decay=2e-2), "cpu") != run_key(CI, "cpu")
 
 
+@pytest.mark.train
 def test_run_all_trains_in_worker_processes_with_the_same_numbers(tmp_path):
     from grok_lib.paper_a.config import profile_config
     from grok_lib.runs import run_all
