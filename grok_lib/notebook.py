@@ -67,17 +67,14 @@ class Run:
     configs: list  # the resolved configs, in order
     histories: list[History] = field(default_factory=list)  # one per config, same order
     output: Optional[Path] = None  # this run's own folder for figures and claims (set by start() for other settings)
-    committed_settings: Optional[bool] = None  # set by start(): the run's store keys are the committed ones
+    committed_settings: bool = False  # set by start(): the run's store keys are the committed ones
     book_settings: bool = False  # set by start(): the committed settings, in whatever arithmetic (the envelope applies)
     devices: tuple = ()  # set by start(): the devices the runs were planned on, for captions
 
     @property
     def committed(self) -> bool:
         """Whether this run writes the book's claim records and figures: :func:`start` decided its
-        settings are the committed ones. (A Run built directly, without :func:`start`, keeps the
-        earlier rule: the default profile's claims are recorded, other profiles' are not.)"""
-        if self.committed_settings is None:
-            return self.output is None and self.profile == "default"
+        settings are the committed ones (a Run built directly never writes the book)."""
         return self.committed_settings and self.output is None
 
     def settings(self, skip: Sequence[str] = ()) -> list[dict]:
@@ -91,16 +88,6 @@ class Run:
             values = list({repr(c[k]): c[k] for c in configs}.values())
             rows.append({"parameter": k, "value": v if len(values) == 1 else swept(values)})
         return rows
-
-    def save_figure(self, fig, name: str) -> list[Path]:
-        """Save figure ``name`` (PNG and SVG) into the book's ``figures/``, or into this run's folder."""
-        from . import style  # late: matplotlib only where figures are made
-
-        if self.output is None:
-            return style.save_figure(fig, name)
-        saved = style.save_figure(fig, name, self.output / "figures")
-        print(f"(figure saved to {saved[0]} and {saved[1].name}; the book's figures/ is not touched)")
-        return saved
 
     def figure(self, fig, name: str, data=None):
         """Save figure ``name`` legibly (PNG, SVG and its plotted data as JSON; ``data``: anything

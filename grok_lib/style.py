@@ -1,21 +1,17 @@
-"""The book's house plot style, the shared axis conventions, and saving figures.
+"""The book's house plot style and the shared axis conventions.
 
 Every paper's plot functions take histories (or plain arrays) and an ``Axes``; they never
-train or load anything. Figures are saved with fixed metadata so the same data gives the
-same bytes (what figure regression needs).
+train or load anything. (Figures are saved by :meth:`grok_lib.notebook.Run.figure`, through
+:func:`grok_lib.display.save_figure_files`, with fixed metadata.)
 """
 
 from __future__ import annotations
-
-import io
 
 import matplotlib as mpl
 import matplotlib.pyplot as plt  # noqa: F401 (notebooks call style.plt.show())
 import numpy as np
 
-from . import paths
 from .history import History
-from .atomic import atomic_write
 
 STYLE = {
     "figure.dpi": 100,
@@ -42,20 +38,6 @@ def epochs(history: History) -> np.ndarray:
     """The recorded steps as a float axis; step 0 cannot sit on a log axis, so it is drawn at
     0.5 ("before the first update")."""
     return np.where(history.steps == 0, 0.5, history.steps).astype(float)
-
-
-def save_figure(fig, name: str, folder=paths.FIGURES) -> list:
-    """Save ``fig`` as PNG and SVG under ``folder`` (the book's ``figures/``; a rerun's own folder,
-    see :meth:`grok_lib.notebook.Run.save_figure`) with metadata that does not vary (``name``
-    holds the part folder: ``paper_a/fig1_loss_curves``)."""
-    out = []
-    for suffix, meta in ((".png", {"Software": None}), (".svg", {"Date": None, "Creator": None})):
-        path = paths.figure_path(name, suffix, folder)
-        buf = io.BytesIO()
-        fig.savefig(buf, format=suffix[1:], metadata=meta)
-        atomic_write(path, buf.getvalue())  # a killed notebook never leaves half a figure
-        out.append(path)
-    return out
 
 
 def log_scale_where_positive(ax, x: bool = True, y: bool = True) -> None:

@@ -21,7 +21,6 @@ objects, which the notebooks record.
 
 from __future__ import annotations
 
-from dataclasses import asdict
 from typing import Sequence
 
 from ..claims import Claim, Result, across_seeds, registry
@@ -186,12 +185,6 @@ CLAIMS: tuple[Claim, ...] = (
 )
 #: Paper B's claims by id, in the book's order.
 REGISTRY = registry(CLAIMS)
-BY_ID = REGISTRY
-
-
-def claim_fields() -> list[dict]:
-    """The claims as plain dicts: id, paper, statement, measure, tolerance."""
-    return [asdict(c) for c in CLAIMS]
 
 
 assert list(EVALUATORS) == list(REGISTRY)
