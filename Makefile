@@ -42,8 +42,9 @@ html: env
 	rm -rf _build/html
 	$(VENV)/bin/jupyter-book build . --all -W --keep-going
 
+# --durations: the slowest tests, printed at the end (where make test's time goes).
 PYTEST_ARGS := --mpl --mpl-results-path=test-artifacts/mpl --mpl-generate-summary=html,json \
-	--nbval-lax --nbval-cell-timeout=1800
+	--nbval-lax --nbval-cell-timeout=1800 --durations=40
 
 # Everything CI runs: train the book's runs, then every lane (tests/conftest.py: unit, train, notebook, book).
 test: test-env
