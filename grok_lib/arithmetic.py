@@ -15,7 +15,8 @@ each, one pin set per CPU vendor (:data:`PIN_SETS`):
   AVX-512 ones. Found when the book was re-recorded on an AVX2-only AMD EPYC (Zen 3): every deep-linear
   and linear-estimator number had moved from the AVX-512 (Zen 4) recording under unchanged OpenBLAS and
   ATen pins (numpy's dispatch does change float64 results: its tanh differs between its x86-64-v2 and
-  v3 loops here). Added to every pin set then, and not yet measured on an AVX-512 machine.
+  v3 loops here). Added to every pin set then; on an AVX-512 AMD EPYC (family 25 model 17, Zen 4) the book
+  recorded on the Zen 3 then reproduced exactly (``make test`` in the exact tier from a fresh clone).
 
 What the pins buy was measured with ``shared/tools/arith_probe.py`` (a torch MLP and a numpy deep
 linear net, each digested). On AMD EPYC, MKL's AUTO with the other two pins gave the same digests

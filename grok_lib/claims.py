@@ -138,6 +138,32 @@ def across_arithmetic(results: Sequence[Result], setting: str = "default", envel
 #: at other settings (Paper A: the paper's settings, from recorded runs; the spread over seeds):
 #: ``<source>@<setting>.json``, each row with its ``setting``; the claims report shows them as columns.
 DEFAULT_SETTING = "default"
+#: What each setting a claim may be recorded at is, in a few words (the claims report's column titles).
+SETTINGS = {
+    DEFAULT_SETTING: "default profile",
+    "paper": "paper's settings, 0.5 of the unordered pairs",
+    "paper_ordered": "paper's settings, 0.3 of the ordered pairs",
+    "seeds": "default profile, seeds 0–2",
+}
+
+
+def weakest(verdicts: Sequence[str]) -> str:
+    """The weakest of ``verdicts`` (not reproduced < partly < reproduced)."""
+    return max(verdicts, key=VERDICTS.index)
+
+
+def headlines(records: Sequence[dict]) -> dict[str, dict]:
+    """Each claim's headline, from its records at every setting (``load_records(setting=None)``): the weakest
+    verdict across its settings (a claim that holds at the default profile but not over seeds or at the
+    paper's settings is not "reproduced"), and where each other verdict was recorded.
+    Returns claim id -> {"verdict": headline, "by_setting": {setting: verdict}} in the records' order."""
+    out: dict[str, dict] = {}
+    for r in records:
+        entry = out.setdefault(r["id"], {"by_setting": {}})
+        entry["by_setting"][r.get("setting", DEFAULT_SETTING)] = r["verdict"]
+    for entry in out.values():
+        entry["verdict"] = weakest(list(entry["by_setting"].values()))
+    return out
 
 
 def save_records(results: Sequence[Result], source: str, folder: Path = RECORDS,

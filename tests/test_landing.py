@@ -1,8 +1,10 @@
 """The landing page's generated part (book/_landing.md) is what the claim records and the figure
 manifest give: regenerating it gives the committed bytes, and it lists every claim once."""
 
-from grok_lib.claims import load_records
-from grok_lib.landing import LANDING, render
+import re
+
+from grok_lib.claims import headlines, load_records
+from grok_lib.landing import LANDING, render, results_table
 
 
 def test_the_committed_landing_page_is_regenerated_identically():
@@ -11,12 +13,32 @@ def test_the_committed_landing_page_is_regenerated_identically():
         "book/_landing.md is stale: run `.venv/bin/python scripts/make_landing.py` (make notebooks does)")
 
 
-def test_every_claim_is_in_the_results_table_with_its_verdict_and_page():
+def test_every_claim_is_in_the_results_table_with_its_headline_verdict_and_page():
     text = render()
+    heads = headlines(load_records(setting=None))
     for r in load_records():
         row = next((line for line in text.splitlines() if f"[`{r['id']}`]" in line), None)
         assert row is not None, f"{r['id']} is missing from the landing page"
-        assert f"(../notebooks/{r['source']}.ipynb)" in row and f"verdict-{r['verdict'].replace(' ', '-')}" in row
+        badge = row.split(" | ")[-1]
+        assert f"(../notebooks/{r['source']}.ipynb)" in row
+        assert badge.startswith(f'<span class="verdict verdict-{heads[r["id"]]["verdict"].replace(" ", "-")}"')
+
+
+def _record(cid, setting, verdict):
+    return {"id": cid, "paper": "A", "source": "paper_a/x", "statement": "s", "setting": setting, "verdict": verdict}
+
+
+def test_the_headline_verdict_is_the_weakest_across_settings_and_names_each():
+    every = [_record("A.x", "default", "reproduced"), _record("A.x", "seeds", "partly"),
+             _record("A.x", "paper", "reproduced"), _record("A.y", "default", "partly"),
+             _record("A.y", "paper", "not reproduced"), _record("A.z", "default", "reproduced")]
+    heads = headlines(every)
+    assert {k: v["verdict"] for k, v in heads.items()} == {"A.x": "partly", "A.y": "not reproduced", "A.z": "reproduced"}
+    rows = results_table([r for r in every if r["setting"] == "default"], heads).splitlines()[2:]
+    assert 'verdict-partly">' in rows[0].split(" | ")[-1] and "default profile: reproduced" in rows[0]
+    assert "default profile, seeds 0–2: partly" in rows[0]
+    assert 'verdict-not-reproduced">' in rows[1] and "paper's settings" in rows[1]
+    assert "<br>" not in rows[2]  # one verdict everywhere: no list
 
 
 def test_the_bibliography_and_the_three_papers_are_on_the_intro():
@@ -24,3 +46,18 @@ def test_the_bibliography_and_the_three_papers_are_on_the_intro():
     assert "```{include} _landing.md" in intro and "```{bibliography}" in intro
     for arxiv in ("2606.05863", "2311.18817", "2310.16441"):
         assert f"arxiv.org/abs/{arxiv}" in intro
+
+
+REPR = re.compile(r"\b(None|nan|NaN|inf|True|False)\b")
+
+
+def test_no_claim_record_shows_a_reader_a_python_repr():
+    """A measured text is prose: a crossing that never happened reads "never", not None, and a ratio
+    that cannot be formed is left out, not printed as nan."""
+    found = [f"{r['id']} ({r.get('setting', 'default')}): ...{r['measured'][max(0, m.start() - 40):m.end() + 20]}..."
+             for r in load_records(setting=None) for m in REPR.finditer(r["measured"])]
+    assert not found, "\n".join(found)
+
+
+def test_the_repr_check_finds_one():
+    assert REPR.search("t_test None vs 841 (ratios 0.37, nan)") and not REPR.search("t_test never vs 841")

@@ -145,7 +145,7 @@ def figure2(histories: Sequence[History], focus: History, memorising_step: int):
     p = focus.config["p"]
     fig, axes = plt.subplots(2, 4, figsize=(13, 6.6), layout="constrained", width_ratios=[1.6, 1, 1, 1])
     stages = [(0, "untrained"), (memorising_step, f"memorising (epoch {memorising_step})"), (last, f"end (epoch {last})")]
-    for row, (block, name) in zip(axes, (("E", "A: token embeddings E"), ("U", "B: output weights U"))):
+    for row, (block, name) in zip(axes, (("E", "(a) token embeddings E"), ("U", "(b) output weights U"))):
         plot_fourier_spectra(row[0], histories, block)
         row[0].set_title(f"{name}: Fourier spectrum at the end", loc="left")
         for ax, (step, stage) in zip(row[1:], stages):
@@ -155,7 +155,7 @@ def figure2(histories: Sequence[History], focus: History, memorising_step: int):
     axes[0, 0].legend(ncol=3, loc="upper center")
     bar = fig.colorbar(points, ax=axes[:, 1:], shrink=0.8, pad=0.01)
     bar.set_label(f"reordered label j = {k}·i mod {p}")
-    fig.suptitle(f"Rows on the plane of E's dominant frequency k = {k} (λ = {focus.config['weight_decay']:g})",
+    fig.suptitle(f"(c) rows on the plane of E's dominant frequency k = {k} (λ = {focus.config['weight_decay']:g})",
                  x=0.98, ha="right", fontsize=10)
     return fig
 
@@ -313,7 +313,7 @@ def figure_gradients(histories: Sequence[History], focus: History, grad_ratios: 
     b.set_title("(b) head / embedding gradient", loc="left")
     b.legend(fontsize=7)
     plot_ratio_curves(c, histories, update_ratios, "relative update U / E")
-    c.set_title("(c) head / embedding AdamW update (relative)", loc="left")
+    c.set_title("(c) AdamW update, head / embedding", loc="left")  # the long form was clipped
     return fig
 
 
@@ -326,11 +326,16 @@ def figure_activations(histories: Sequence[History], rates: dict, clocks: dict, 
     colors = weight_decay_colors([h.config["weight_decay"] for h in histories])
     for h in histories:
         wd = h.config["weight_decay"]
-        ax.plot(epochs(h), rates[wd], color=colors[wd], lw=1.1, label=f"λ = {wd:g}")
+        # churn is measured at the regular records only (NaN at the log-spaced ones between them): drawn
+        # through the measured points, the line is continuous, as its legend shows it
+        rate = np.asarray(rates[wd], dtype=float)
+        ok = np.isfinite(rate)
+        x, y = epochs(h)[ok], rate[ok]
+        ax.plot(x, y, color=colors[wd], lw=1.1, label=f"λ = {wd:g}")
         for t, marker in zip(clocks[wd], ("o", "D")):
-            if np.isfinite(t):
-                i = int(np.searchsorted(h.steps, t))
-                ax.plot([t], [rates[wd][min(i, len(h.steps) - 1)]], marker, color=colors[wd], ms=5, mec="black", mew=0.5)
+            if np.isfinite(t) and x.size:
+                i = min(int(np.searchsorted(x, t)), x.size - 1)  # the first measured point at or after t
+                ax.plot([t], [y[i]], marker, color=colors[wd], ms=5, mec="black", mew=0.5)
     ax.axhline(threshold, color="black", ls="--", lw=0.8, label=f"frozen below {threshold:g}")
     if any(np.any(np.asarray(r) > 0) for r in rates.values()):  # a run shorter than one churn window has none
         ax.set_xscale("log")

@@ -234,9 +234,14 @@ def _net_result(claim_id: str, h: History) -> Result:
     verdict = "not reproduced" if len(finite) < 2 else share_verdict(
         [NET_BAND[0] <= r <= NET_BAND[1] for r in ratios], [NET_PARTLY[0] <= r <= NET_PARTLY[1] for r in ratios])
     c = h.config
+
+    def vs(w: str, ratio: float) -> str:  # "179 vs 480 (ratio 0.37)"; a side that never crossed says so, no nan
+        t_th = row.get(f"theory_t_{w}")
+        theory_said = "the theory never crosses" if t_th is None or not t_th > 0 else f"{t_th:.0f}"
+        return f"{_when(row[f't_{w}'])} vs {theory_said}" + (f" (ratio {ratio:.2f})" if math.isfinite(ratio) else "")
+
     text = (f"{c['d_in']}-{c['hidden']}-{c['d_out']} net, lambda={c['lam']:g}, eta={c['eta']:g}: t_train "
-            f"{row['t_train']} vs {row.get('theory_t_train', math.nan):.0f}, t_test {row['t_test']} vs "
-            f"{row.get('theory_t_test', math.nan):.0f} (ratios {ratios[0]:.2f}, {ratios[1]:.2f}); final test loss "
+            f"{vs('train', ratios[0])}, t_test {vs('test', ratios[1])}; final test loss "
             f"{at_resolution(h.final('test_loss'), NOISE_FLOOR, '.3g')}, final test accuracy {h.final('test_acc'):.3f}.")
     return Result(REGISTRY[claim_id], text, verdict)
 

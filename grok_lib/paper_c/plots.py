@@ -13,6 +13,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from ..history import History
+from ..tables import NOISE_FLOOR
 from .modadd import DataRatio
 from .shape_fits import KINDS
 from .measure import GROK_ACC, acc_curve
@@ -36,6 +37,18 @@ def _steps(history: History) -> np.ndarray:
 def _positive(y) -> np.ndarray:
     y = np.asarray(y, dtype=np.float64)
     return np.where(y > 0, y, np.nan)
+
+
+def clip_loss_axis(ax, bottom: float = LOSS_BOTTOM) -> None:
+    """Show losses from ``bottom`` up to the highest drawn value. matplotlib's own log-scale margins
+    are a share of the whole data range, and the exponential tails reach float underflow (about
+    1e-316), which would push the top of the axis to 1e13 for data below 1."""
+    highs = [np.nanmax(y[np.isfinite(y) & (y > 0)]) for line in ax.get_lines()
+             if (y := np.asarray(line.get_ydata(), dtype=np.float64)).size and np.any(np.isfinite(y) & (y > 0))]
+    if not highs:
+        return
+    top = max(max(highs), bottom * 10)
+    ax.set_ylim(bottom, top * (top / bottom) ** 0.05)  # the same 5% margin matplotlib leaves, in decades
 
 
 def plot_losses(ax, history: History, theory: bool = True, mp: bool = True, test: bool = True) -> None:
@@ -88,10 +101,13 @@ def plot_accuracies(ax, history: History, eps: float | None = None, theory: bool
 
 
 def plot_relative_errors(ax, steps, errors: Mapping[str, np.ndarray]) -> None:
-    """Relative errors over time (one line per label), log-log."""
+    """Relative errors over time (one line per label), log-log. Errors below the book's noise floor
+    (:data:`grok_lib.tables.NOISE_FLOOR`) are float64 rounding, not agreement: they are not drawn (their
+    last bits differ between CPUs)."""
     t = np.where(np.asarray(steps) == 0, 0.5, steps)
     for label, err in errors.items():
-        ax.plot(t, _positive(err), lw=1.4, label=label)
+        err = _positive(err)
+        ax.plot(t, np.where(err >= NOISE_FLOOR, err, np.nan), lw=1.4, label=label)
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlabel("step $t$")
@@ -257,7 +273,7 @@ def figure_loss_curves(histories: Sequence[History]):
                              squeeze=False)
     for j, h in enumerate(histories):
         plot_losses(axes[0, j], h)
-        axes[0, j].set_ylim(LOSS_BOTTOM, None)  # below it: exponential tails down to float underflow
+        clip_loss_axis(axes[0, j])  # below LOSS_BOTTOM: exponential tails down to float underflow
         _title(axes[0, j], h)
         plot_accuracies(axes[1, j], h, mp=True)
     axes[0, 0].legend(fontsize=7)
@@ -326,7 +342,7 @@ def figure_nets(histories: Sequence[History]):
     for j, h in enumerate(histories):
         c = h.config
         plot_losses(axes[0, j], h, mp=False, test="gen_loss" not in h.metrics)
-        axes[0, j].set_ylim(LOSS_BOTTOM, None)
+        clip_loss_axis(axes[0, j])
         axes[0, j].set_title(f"{c['model'].replace('_', ' ')} {c['d_in']}-{c['hidden']}-{c['d_out']}", loc="left")
         plot_accuracies(axes[1, j], h)
     axes[0, 0].legend(fontsize=7)
@@ -344,7 +360,7 @@ def figure_label_noise(histories: Sequence[History]):
             plot_label_noise(axes[0, j], h)
         else:
             plot_losses(axes[0, j], h, mp=False, test=False)
-        axes[0, j].set_ylim(LOSS_BOTTOM, None)
+        clip_loss_axis(axes[0, j])
         _title(axes[0, j], h, "\n" + rf"$\sigma_n$={h.config['label_noise']:.3g}")
         plot_accuracies(axes[1, j], h, theory=False)
         if j < 2:  # the noiseless run, and the first noisy one (the others repeat its entries)
