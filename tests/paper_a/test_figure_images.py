@@ -6,16 +6,13 @@ failure pytest-mpl writes the expected, actual and difference images plus an HTM
 summary under ``test-artifacts/mpl``. Accept a deliberate change with ``make baselines``.
 """
 
-import matplotlib
 import matplotlib.pyplot as plt
 import pytest
-from matplotlib.testing.compare import compare_images
 
 from grok_lib import style
 from grok_lib.paper_a import plots
-from image_compare import BASELINE_DIR, COMPARE, TOLERANCE
+from image_compare import COMPARE, changed_style_is_caught
 from synthetic import fig1_sweep, paper_a_sweep
-
 
 
 def draw_fig1():
@@ -93,17 +90,7 @@ def test_activation_patterns():
 
 def test_the_image_guard_catches_a_changed_plot(tmp_path):
     """A one-line change to the house style (thicker lines) must fail the comparison."""
-    baseline = BASELINE_DIR / "fig1_loss_curves.png"
-    if not baseline.exists():
-        pytest.fail(f"no baseline for this matplotlib/FreeType ({BASELINE_DIR.name}); run `make baselines`")
-    with matplotlib.rc_context():
-        style.use_house_style()
-        matplotlib.rcParams["lines.linewidth"] = 2.0
-        fig = plots.figure1(fig1_sweep())
-        fig.savefig(tmp_path / "changed.png", metadata={"Software": None}, dpi=80)
-        plt.close(fig)
-    result = compare_images(str(baseline), str(tmp_path / "changed.png"), tol=TOLERANCE)
-    assert result is not None and "Error: Image files did not match" in result
+    assert changed_style_is_caught("fig1_loss_curves.png", lambda: plots.figure1(fig1_sweep()), tmp_path, linewidth=2.0)
 
 
 def _dln():

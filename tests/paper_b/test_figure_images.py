@@ -3,16 +3,14 @@ notebook passes) from synthetic histories (``synthetic.py``: no training, so the
 against a committed baseline image (as ``tests/paper_a/test_figure_images.py`` does for Part A: tolerance,
 folder and failure artefacts are the same). Accept a deliberate change with ``make baselines``."""
 
-import matplotlib
 import matplotlib.pyplot as plt
 import numpy as np
 import pytest
-from matplotlib.testing.compare import compare_images
 
 from grok_lib import provenance, style
 from grok_lib.paper_b import plots
 
-from image_compare import BASELINE_DIR, COMPARE, TOLERANCE
+from image_compare import COMPARE, changed_style_is_caught
 from .synthetic import bridge, classification, regression
 
 
@@ -96,12 +94,4 @@ def test_every_part_b_figure_of_the_book_has_an_image_test():
 
 def test_the_image_guard_catches_a_changed_plot(tmp_path):
     """Thicker lines (a one-line change to the house style) must fail the comparison."""
-    baseline = BASELINE_DIR / "paper_b_sparse_sweeps.png"
-    if not baseline.exists():
-        pytest.fail(f"no baseline {baseline.name} for this matplotlib/FreeType; run `make baselines`")
-    with matplotlib.rc_context():
-        style.use_house_style()
-        matplotlib.rcParams["lines.linewidth"] = 2.5
-        FIGURES["sparse_sweeps"]().savefig(tmp_path / "changed.png", **COMPARE["savefig_kwargs"])
-    result = compare_images(str(baseline), str(tmp_path / "changed.png"), tol=TOLERANCE)
-    assert result is not None and "Error: Image files did not match" in result
+    assert changed_style_is_caught("paper_b_sparse_sweeps.png", FIGURES["sparse_sweeps"], tmp_path, linewidth=2.5)

@@ -7,11 +7,9 @@ deliberate change with ``make baselines``."""
 
 import functools
 
-import matplotlib
 import matplotlib.pyplot as plt
 import numpy as np
 import pytest
-from matplotlib.testing.compare import compare_images
 
 from grok_lib import provenance, style
 from grok_lib.history import History
@@ -19,7 +17,7 @@ from grok_lib.paper_c import config as C, figures, modadd, plots
 from grok_lib.paper_c import simulate as sim
 from grok_lib.paper_c.setup import _noise_configs
 
-from image_compare import BASELINE_DIR, COMPARE, TOLERANCE
+from image_compare import COMPARE, changed_style_is_caught
 
 
 @pytest.fixture(autouse=True)
@@ -91,12 +89,4 @@ def test_every_part_c_figure_of_the_book_has_an_image_test():
 
 def test_the_image_guard_catches_a_changed_plot(tmp_path):
     """Thicker lines (a one-line change to the house style) must fail the comparison."""
-    baseline = BASELINE_DIR / "paper_c_modadd_data_ratio.png"
-    if not baseline.exists():
-        pytest.fail(f"no baseline {baseline.name} for this matplotlib/FreeType; run `make baselines`")
-    with matplotlib.rc_context():
-        style.use_house_style()
-        matplotlib.rcParams["lines.linewidth"] = 2.5
-        FIGURES["modadd_data_ratio"]().savefig(tmp_path / "changed.png", **COMPARE["savefig_kwargs"])
-    result = compare_images(str(baseline), str(tmp_path / "changed.png"), tol=TOLERANCE)
-    assert result is not None and "Error: Image files did not match" in result
+    assert changed_style_is_caught("paper_c_modadd_data_ratio.png", FIGURES["modadd_data_ratio"], tmp_path, linewidth=2.5)
