@@ -29,13 +29,22 @@ def _count(verdicts) -> str:
     return ", ".join(f"{c[v]} {v}" for v in VERDICTS)
 
 
+#: The settings in a few words, for the landing page's narrow verdict column (the claims report has them in full).
+SHORT = {DEFAULT_SETTING: "default profile", "paper": "paper's settings (unordered pairs)",
+         "paper_ordered": "paper's settings (ordered pairs)",
+         "seeds": "seeds 0–2"}
+
+
 def verdict_cell(headline: dict) -> str:
-    """A claim's headline verdict (the weakest across its settings) and, where a setting gave another
-    verdict, each setting's verdict in words (the claims report has their numbers)."""
+    """A claim's headline verdict (the weakest across its settings) and, in small type, the settings that
+    gave a stronger one (the claims report has their numbers)."""
     cell = verdict_badge(headline["verdict"])
-    by_setting = headline["by_setting"]
-    if len(set(by_setting.values())) > 1:
-        cell += "<br>" + "; ".join(f"{SETTINGS.get(s, s)}: {v}" for s, v in by_setting.items())
+    stronger: dict[str, list[str]] = {}
+    for setting, verdict in headline["by_setting"].items():
+        if verdict != headline["verdict"]:
+            stronger.setdefault(verdict, []).append(SHORT.get(setting, SETTINGS.get(setting, setting)))
+    if stronger:
+        cell += "<br><small>" + "; ".join(f"{v} at: {', '.join(where)}" for v, where in stronger.items()) + "</small>"
     return cell
 
 
@@ -82,7 +91,7 @@ def render(records_folder: Path = RECORDS, manifest_path: Path = MANIFEST, shipp
         "",
         f"{len(records)} claims checked: {_count(verdict.values())}. By paper: {summary}. A claim's verdict is the "
         "weakest across the settings it was judged at (the default profile, its seeds, the paper's settings); "
-        "where they differ, each is named. Each claim links to the "
+        "a setting that gave a stronger one is named under it. Each claim links to the "
         "page that measures it; the {doc}`claims report <../notebooks/claims_report>` has the measured "
         "numbers and the tolerances.",
         "",
