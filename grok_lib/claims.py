@@ -138,13 +138,6 @@ def across_arithmetic(results: Sequence[Result], setting: str = "default", envel
 #: at other settings (Paper A: the paper's settings, from recorded runs; the spread over seeds):
 #: ``<source>@<setting>.json``, each row with its ``setting``; the claims report shows them as columns.
 DEFAULT_SETTING = "default"
-#: What each setting a claim may be recorded at is, in a few words (the claims report's column titles).
-SETTINGS = {
-    DEFAULT_SETTING: "default profile",
-    "paper": "paper's settings, 0.5 of the unordered pairs",
-    "paper_ordered": "paper's settings, 0.3 of the ordered pairs",
-    "seeds": "default profile, seeds 0–2",
-}
 
 
 def weakest(verdicts: Sequence[str]) -> str:

@@ -12,7 +12,7 @@ from collections import Counter
 from pathlib import Path
 
 from . import paths
-from .claims import DEFAULT_SETTING, RECORDS, SETTINGS, VERDICTS, headlines, load_records, table_cell
+from .claims import DEFAULT_SETTING, RECORDS, VERDICTS, headlines, load_records, table_cell
 from .display import SHIPPED, verdict_badge
 from .provenance import MANIFEST, load_manifest
 from .tables import typeset
@@ -29,7 +29,7 @@ def _count(verdicts) -> str:
     return ", ".join(f"{c[v]} {v}" for v in VERDICTS)
 
 
-#: The settings in a few words, for the landing page's narrow verdict column (the claims report has them in full).
+#: The settings in a few words, for the landing page's narrow verdict column (the claims report names them in full).
 SHORT = {DEFAULT_SETTING: "default profile", "paper": "paper's settings (unordered pairs)",
          "paper_ordered": "paper's settings (ordered pairs)",
          "seeds": "seeds 0–2"}
@@ -42,7 +42,7 @@ def verdict_cell(headline: dict) -> str:
     stronger: dict[str, list[str]] = {}
     for setting, verdict in headline["by_setting"].items():
         if verdict != headline["verdict"]:
-            stronger.setdefault(verdict, []).append(SHORT.get(setting, SETTINGS.get(setting, setting)))
+            stronger.setdefault(verdict, []).append(SHORT.get(setting, setting))
     if stronger:
         cell += "<br><small>" + "; ".join(f"{v} at: {', '.join(where)}" for v, where in stronger.items()) + "</small>"
     return cell
