@@ -89,12 +89,14 @@ class Run:
             rows.append({"parameter": k, "value": v if len(values) == 1 else swept(values)})
         return rows
 
-    def figure(self, fig, name: str, data=None):
+    def figure(self, fig, name: str, data=None, interactive: bool = False):
         """Save figure ``name`` legibly (PNG, SVG and its plotted data as JSON; ``data``: anything
         else to ship with it) and return it for display with its caption: the cell's last
         expression. Replaces ``save_figure`` + ``plt.show()`` + ``display(Markdown(caption))``.
         The committed run's files are also copied into the book (``book/figure_files``), which
-        shows the PNG and links all three; any other run's stay in its own folder."""
+        shows the PNG and links all three; any other run's stay in its own folder. ``interactive``:
+        the book also shows, in a dropdown under the figure, a version drawn from the same data in
+        the reader's browser (hover values, zoom, series toggled from the legend; grok_lib.interactive)."""
         import matplotlib.pyplot as plt
 
         from . import display, provenance
@@ -105,11 +107,12 @@ class Run:
             plt.close(fig)
             notebook = provenance.load_manifest()[name]["notebook"]
             return display.FigureView(name, title, files, notebook,
-                                      provenance.stamp(name, self.parameters, self.devices))
+                                      provenance.stamp(name, self.parameters, self.devices), interactive=interactive)
         files = display.save_figure_files(fig, name, title, self.output / "figures", data=data)
         plt.close(fig)
         return display.FigureView(name, title, files, None, provenance.stamp(name, self.parameters, self.devices),
-                                  note=f"(saved to {files['png'].parent}; the book's figures are not touched)")
+                                  note=f"(saved to {files['png'].parent}; the book's figures are not touched)",
+                                  interactive=interactive)
 
     def verdicts(self, results: Sequence[Result], source: str, setting: str = DEFAULT_SETTING):
         """Record ``results`` as :meth:`report` does and return them for display (the cell's last
