@@ -49,6 +49,9 @@ PNG_DPI = 200
 #: is the build product the notebooks write (``figures/``), which a fresh clone does not have.
 SHIPPED = paths.ROOT / "book" / "figure_files"
 
+#: The title of the dropdown that holds a figure's interactive version (FigureView.explorer).
+EXPLORE = "Explore this figure (interactive: hover, zoom, click a legend entry to hide it)"
+
 VERDICT_MARKS = {"reproduced": "✓", "partly": "◐", "not reproduced": "✗"}
 
 
@@ -136,7 +139,10 @@ def _label(artist) -> Optional[str]:
 def axes_data(fig) -> list[dict]:
     """Exactly the series plotted in ``fig``, per panel: each line's label and x/y data (reference
     lines drawn in axes coordinates, like ``axhline``, say so), each scatter's points, each bar
-    container's bars and each image's array. Values keep 6 significant digits; NaN/inf are null."""
+    container's bars and each image's array. Values keep 6 significant digits; NaN/inf are null.
+    Each panel also records its box (figure fraction) and axis limits, each line its colour, line style,
+    marker and width, each scatter and bar container its colour(s): what :mod:`grok_lib.interactive`
+    needs to draw the same figure in the reader's browser."""
     from matplotlib.collections import PathCollection
     from matplotlib.container import BarContainer
     from matplotlib.image import AxesImage
@@ -153,16 +159,20 @@ def axes_data(fig) -> list[dict]:
             entry = {"kind": "line", "label": _label(line), "x": _nums(xy[:, 0]), "y": _nums(xy[:, 1])}
             if line.get_transform() != ax.transData:
                 entry["note"] = "a reference line: one coordinate is a fraction of the axes (0 to 1)"
-            series.append(entry)
+                x_data, _ = line.get_transform().contains_branch_seperately(ax.transData)
+                entry["axes_fraction"] = "y" if x_data else "x"  # axvline: y is the fraction; axhline: x
+            series.append(entry | _line_style(line))
         for coll in ax.collections:
             if isinstance(coll, PathCollection) and len(coll.get_offsets()):
                 off = coll.get_offsets()
-                series.append({"kind": "points", "label": _label(coll), "x": _nums(off[:, 0]), "y": _nums(off[:, 1])})
+                series.append({"kind": "points", "label": _label(coll), "x": _nums(off[:, 0]), "y": _nums(off[:, 1]),
+                               "color": _colours(coll.get_facecolor())})
         for cont in ax.containers:
             if isinstance(cont, BarContainer):
                 series.append({"kind": "bars", "label": _label(cont),
                                "x": _nums([p.get_x() + p.get_width() / 2 for p in cont.patches]),
-                               "y": _nums([p.get_height() for p in cont.patches])})
+                               "y": _nums([p.get_height() for p in cont.patches]),
+                               "color": _colours([p.get_facecolor() for p in cont.patches])})
         for im in ax.get_images():
             if isinstance(im, AxesImage):
                 arr = im.get_array()
@@ -171,8 +181,39 @@ def axes_data(fig) -> list[dict]:
         if not series and not ax.get_title() and not ax.get_xlabel():
             continue  # a colour bar or an empty panel
         panels.append({"panel": i, "title": ax.get_title(), "xlabel": ax.get_xlabel(), "ylabel": ax.get_ylabel(),
-                       "xscale": ax.get_xscale(), "yscale": ax.get_yscale(), "series": series})
+                       "xscale": ax.get_xscale(), "yscale": ax.get_yscale(), "series": series,
+                       "box": _box(ax, fig), "xlim": _nums(ax.get_xlim()), "ylim": _nums(ax.get_ylim())})
     return panels
+
+
+def _box(ax, fig) -> list:
+    """Where panel ``ax`` stands in ``fig``: x0, y0, x1, y1 as fractions of the whole figure (its display box,
+    so that panels of subfigures, whose positions are fractions of their subfigure, are placed right too)."""
+    w, h = fig.bbox.width, fig.bbox.height
+    return [round(float(v), 4) for v in (ax.bbox.x0 / w, ax.bbox.y0 / h, ax.bbox.x1 / w, ax.bbox.y1 / h)]
+
+
+def _line_style(line) -> dict:
+    """A line's look: colour (hex), line style ('-', '--', ':', '-.' or None), marker (its matplotlib
+    code, or None; with its size in points and edge colour) and width in points."""
+    from matplotlib.colors import to_hex
+
+    style, marker = line.get_linestyle(), line.get_marker()
+    marker = marker if isinstance(marker, str) and marker not in ("None", "none", "", " ") else None
+    out = {"color": to_hex(line.get_color()), "linestyle": None if style in ("None", "none", "", " ") else style,
+           "marker": marker, "linewidth": round(float(line.get_linewidth()), 2)}
+    if marker:
+        out |= {"markersize": round(float(line.get_markersize()), 2),
+                "markeredgecolor": to_hex(line.get_markeredgecolor())}
+    return out
+
+
+def _colours(colours):
+    """One hex colour if all are the same, else one per item (a scatter coloured by value)."""
+    from matplotlib.colors import to_hex
+
+    hexes = [to_hex(c) for c in colours]
+    return hexes[0] if len(set(hexes)) == 1 else (hexes or None)
 
 
 def save_figure_files(fig, name: str, title: str, folder: Path = paths.FIGURES, data=None) -> dict:
@@ -225,6 +266,21 @@ def ship(files: dict, name: str, folder: Path = SHIPPED) -> dict:
     return out
 
 
+def figure_label(name: str) -> str:
+    """The Sphinx label of figure ``name`` ("paper_c/loss_curves" -> "fig-paper-c-loss-curves"): the HTML
+    anchor the gallery, the findings boxes and the claims report link to (docutils' own id rule)."""
+    from docutils.nodes import make_id
+
+    return make_id(f"fig-{name}")
+
+
+def claim_anchor(claim_id: str) -> str:
+    """The HTML anchor of a claim's verdict on its page ("C.dyn.exact" -> "claim-c-dyn-exact")."""
+    from docutils.nodes import make_id
+
+    return make_id(f"claim-{claim_id}")
+
+
 @dataclass
 class FigureView:
     """A saved figure as the book shows it (see the module docstring)."""
@@ -235,6 +291,7 @@ class FigureView:
     notebook: Optional[str] = None  # the notebook's path in the repository (committed runs)
     stamp: str = ""  # the provenance sentence
     note: str = ""  # where a rerun's files went
+    interactive: bool = False  # the book also shows a Plotly version (grok_lib.interactive) under the figure
 
     def _rel(self, path: Path) -> str:
         if self.notebook is None:
@@ -254,15 +311,30 @@ class FigureView:
         if self.notebook is None:  # a rerun outside the book: the image inline, as a data URI
             png = base64.b64encode(Path(self.files["png"]).read_bytes()).decode()
             return f"![{self.title}](data:image/png;base64,{png})\n\n{self.caption()}\n\n{self.note}".strip()
-        figure = (f"````{{figure}} {self._rel(self.files['png'])}\n:alt: {self.title}\n:width: 100%\n"
-                  f":class: book-figure\n:figclass: book-figure\n\n{self.caption()}\n````")
+        figure = (f"````{{figure}} {self._rel(self.files['png'])}\n:name: {figure_label(self.name)}\n:alt: {self.title}\n"
+                  f":width: 100%\n:class: book-figure\n:figclass: book-figure\n\n{self.caption()}\n````")
+        if self.interactive:
+            figure += "\n\n" + self.explorer()
         if self.files["layout"] == "wide":
             return f"`````{{container}} full-width\n{figure}\n`````"
         return figure
 
+    def explorer(self) -> str:
+        """The interactive version, as MyST: a closed dropdown holding the Plotly figure drawn from the
+        figure's data file, with plotly.js from the book's ``_static`` (book/_ext/interactive_ext.py)."""
+        from .interactive import html_block
+
+        facts = json.loads(Path(self.files["json"]).read_text())
+        js = self._rel(paths.ROOT / "_static" / "plotly.min.js")  # the page's path to the build's _static
+        block = html_block(facts, f"plotly-{figure_label(self.name)}", js)
+        return (f"````{{dropdown}} {EXPLORE}\n:class-container: interactive-figure\n\n"
+                f"```{{raw}} html\n{block}\n```\n````")
+
     def _repr_html_(self) -> str:
         """The same figure for Jupyter (JupyterLab and nbviewer render HTML before Markdown; the
-        book renders the Markdown, see ``nb_mime_priority_overrides`` in ``_config.yml``)."""
+        book renders the Markdown, see ``nb_mime_priority_overrides`` in ``_config.yml``). The static figure
+        only: JupyterLab runs no script of an untrusted (committed) notebook's outputs and GitHub or nbviewer
+        strip them, so an interactive version there would be an empty box."""
         if self.notebook is None:
             src = "data:image/png;base64," + base64.b64encode(Path(self.files["png"]).read_bytes()).decode()
         else:
@@ -286,7 +358,8 @@ class Verdicts:
     note: str = ""
 
     def _repr_markdown_(self) -> str:
-        blocks = [f"{verdict_badge(r.verdict)} **`{r.claim.id}`** — {typeset(r.claim.statement)}<br>\n"
+        blocks = [f'<a id="{claim_anchor(r.claim.id)}"></a>{verdict_badge(r.verdict)} **`{r.claim.id}`** — '
+                  f"{typeset(r.claim.statement)}<br>\n"
                   f"*Measured:* {typeset(r.measured)}" for r in self.results]
         if self.note:
             blocks.append(f"*{self.note}*")
