@@ -84,8 +84,9 @@ def head_commit() -> str:
 
 def stamp(name: str, parameters: dict, devices=(), today: str | None = None) -> str:
     """The provenance sentence of a figure's caption (Markdown): the notebook (with a link to its
-    executed source in the book), the parameters it ran with, the library version and code hash,
-    the device, the date (UTC) and the commit the run started from.
+    executed source in the book), the parameters it ran with (or, for a figure drawn from recorded
+    runs, those runs: :func:`recorded_source`), the library version and code hash, the device, the
+    date (UTC) and the commit the run started from.
 
     Only in figure cells, which nbval does not compare (their outputs hold no key number), so the
     date and commit may change from one execution to the next; the figure files themselves do not.
@@ -94,10 +95,94 @@ def stamp(name: str, parameters: dict, devices=(), today: str | None = None) -> 
 
     entry = load_manifest()[name]
     notebook = entry["notebook"]
-    given = ", ".join(f"`{k}={v!r}`" for k, v in parameters.items() if v is not None)
     source = f"../../_sources/{notebook}"  # where the book keeps the executed notebook
     today = today or datetime.datetime.now(datetime.timezone.utc).date().isoformat()
+    library = f"grok_lib {__version__}, library code `{library_hash()}`"
+    recorded = recorded_source(name)
+    if recorded is not None:  # the notebook's parameters do not reach these runs: name the runs instead
+        return (f"Made by `{notebook}` (<a href=\"{source}\">notebook</a>) {recorded}; {library}; drawn on {today}, "
+                f"from commit `{head_commit()}`.")
+    given = ", ".join(f"`{k}={v!r}`" for k, v in parameters.items() if v is not None)
     device = ", ".join(devices) or "cpu"
     return (f"Made by `{notebook}` (<a href=\"{source}\">notebook</a>) with {given} (every other setting "
-            f"from the profile); grok_lib {__version__}, library code `{library_hash()}`; run on {device} "
-            f"on {today}, from commit `{head_commit()}`.")
+            f"from the profile); {library}; run on {device} on {today}, from commit `{head_commit()}`.")
+
+
+def _figures_module(name: str):
+    """The ``figures`` module of figure ``name``'s part (``paper_a/x``: :mod:`grok_lib.paper_a.figures`), or None."""
+    import importlib
+    import importlib.util
+
+    part = name.split("/", 1)[0]
+    if not part.isidentifier() or importlib.util.find_spec(f"{__package__}.{part}") is None:
+        return None
+    if importlib.util.find_spec(f"{__package__}.{part}.figures") is None:
+        return None
+    return importlib.import_module(f"{__package__}.{part}.figures")
+
+
+def recorded_sets(name: str) -> tuple[str, ...]:
+    """The sets figure ``name`` is drawn from, if it is drawn from recorded runs (its part's
+    ``figures.RECORDED_SETS``: short set names under ``recorded/<part>/``, ``default`` for the default
+    profile's own runs); () for a figure of the notebook's own runs."""
+    module = _figures_module(name)
+    return tuple(getattr(module, "RECORDED_SETS", {}).get(name, ())) if module is not None else ()
+
+
+def _setting(value) -> str:
+    """A config value as a caption shows it: 15,000; 0.3; unordered."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return str(value)
+    return f"{value:,}" if isinstance(value, int) else f"{value:g}"
+
+
+def _differences(configs: list[dict], reference: list[dict]) -> dict[str, str]:
+    """The fields whose values over ``configs`` differ from those over ``reference`` (a swept field
+    compares as the list of values it takes), each with its value or values as a caption shows them."""
+    def values(cs, k):
+        return list({repr(c.get(k)): c.get(k) for c in cs}.values())
+
+    return {k: ", ".join(_setting(v) for v in values(configs, k)) for k in configs[0]
+            if values(configs, k) != values(reference, k)}
+
+
+def recorded_source(name: str) -> str | None:
+    """Where figure ``name`` comes from when it is drawn from recorded runs (None otherwise), in words for
+    its caption: the recorded sets and when, where and with which library code they were trained (their
+    manifests), the profile whose settings they have, and the settings in which their runs differ from the
+    default profile's, read from the recordings' configs (never typed): "from the recorded runs
+    `paper_a/paper_unordered` and `paper_a/paper_ordered` (in `recorded/`; trained on ...), at the `paper`
+    profile's settings: the default profile's but epochs 15,000, width 512, and for `paper_a/paper_ordered`
+    also split ordered, train_frac 0.3"."""
+    sets = recorded_sets(name)
+    if not sets:
+        return None
+    from . import recorded
+    from .config import to_dict
+
+    module = _figures_module(name)
+    part = name.split("/", 1)[0]
+    profiles = {p: [to_dict(c) for c in cs] for p, cs in module.recorded_profiles().items()}
+    names = [f"{part}/{s}" for s in sets if s != "default"]
+    manifests = {n: recorded.read_manifest(n) for n in names}
+    configs = {n: [r["config"] for r in m["runs"]] for n, m in manifests.items()}
+    changed = {n: _differences(cs, profiles["default"]) for n, cs in configs.items()}
+    common = {k: v for k, v in next(iter(changed.values())).items() if all(c.get(k) == v for c in changed.values())}
+    own = {n: {k: v for k, v in c.items() if k not in common} for n, c in changed.items()}
+    # the profile each set is closest to (the fewest differing settings; the default profile on a tie)
+    closest = {min(profiles, key=lambda p: (len(_differences(cs, profiles[p])), p != "default"))
+               for cs in configs.values()}
+    made = sorted({(m.get("recorded", "?"), m.get("machine", "?"), m.get("library_hash", "?"))
+                   for m in manifests.values()})
+    when = "; ".join(f"trained on {date} on {machine}, library code `{code}`" for date, machine, code in made)
+    runs = " and ".join(f"`{n}`" for n in names)
+    settings = ", ".join(f"{k} {v}" for k, v in common.items())
+    settings += "".join(f"{', and for' if settings else 'for'} `{n}` {'also ' if settings else ''}"
+                        + ", ".join(f"{k} {v}" for k, v in c.items()) for n, c in own.items() if c)
+    head = ("from the default profile's runs and the recorded runs " if "default" in sets
+            else "from the recorded runs ") + runs
+    profile = next(iter(closest)) if len(closest) == 1 else "default"
+    at = f"at the `{profile}` profile's settings: the default profile's" if profile != "default" else \
+        "at the default profile's settings"
+    which = "the recorded ones " if "default" in sets else ""
+    return f"{head} (in `recorded/`; {when}), {which}{at}" + (f" but {settings}" if settings else "")

@@ -9,7 +9,10 @@ from typing import Callable, Sequence
 
 
 def format_value(value) -> str:
-    """Epoch-like numbers as integers, NaN as 'never', small or large floats in e-notation."""
+    """Epoch-like numbers as integers, NaN as 'never', small or large floats in e-notation, booleans as
+    yes / no (a reader's words, not Python's)."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
     if isinstance(value, float) and math.isnan(value):
         return "never"
     if isinstance(value, float) and value.is_integer() and abs(value) >= 10:
@@ -64,6 +67,16 @@ MATH_NAMES = (
     ("λ_eff", r"$\lambda_{\mathrm{eff}}$"),
     ("d_out", r"$d_{\mathrm{out}}$"),
     ("‖E‖_F", r"$\Vert E\Vert_F$"),  # \Vert: in a table an escaped pipe loses its backslash
+    ("|U|2", r"$\Vert U\Vert_2$"),  # the spectral norms (the gradient chapter's columns)
+    ("|W|2", r"$\Vert W\Vert_2$"),
+    ("E(A_*)", r"$E(A_*)$"),
+    ("polish |grad|", "gradient norm after polishing"),
+    # Python names of settings and key numbers, as words
+    ("final_train_loss", "final train loss"),
+    ("final_test_loss", "final test loss"),
+    ("final_test_acc", "final test accuracy"),
+    ("weight_decay", "λ"),  # every page that tabulates it calls the weight decay λ
+    ("train_frac", "training fraction"),
 )
 
 

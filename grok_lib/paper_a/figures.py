@@ -393,3 +393,16 @@ RECORDED_NUMBERS = {
     "paper_a/fig3_paper_settings": (fig3_paper_settings, ("paper_unordered", "paper_ordered")),
     "paper_a/init_comparison": (init_comparison, ("default", "init_scaled")),
 }
+
+#: Figure name -> the sets it is drawn from (``default``: the default profile's runs, from the store; the others
+#: recorded under ``recorded/paper_a/``): what its caption names (:func:`grok_lib.provenance.stamp`).
+RECORDED_SETS = {name: sets for name, (_, sets) in RECORDED_NUMBERS.items()}
+
+
+def recorded_profiles() -> dict[str, list]:
+    """The profiles' sweeps a recorded figure's caption compares the recordings with, the default profile
+    first: the caption names the settings in which the recorded runs differ from the default profile's, and
+    the profile they are closest to."""
+    from . import config
+
+    return {name: config.sweep(name) for name in ("default", *sorted(set(config.PROFILES) - {"default", "ci"}))}

@@ -9,10 +9,20 @@ from typing import Sequence
 
 import matplotlib.pyplot as plt
 import numpy as np
-from matplotlib.patches import FancyArrowPatch, FancyBboxPatch
+from matplotlib.patches import FancyArrowPatch, FancyBboxPatch, Patch
 
 from ..history import History
 from ..style import epochs, log_scale_where_positive
+
+def legend_rows(owner, rows: Sequence[Sequence[tuple]], **kwargs):
+    """A legend outside ``owner``'s axes (a figure or subfigure), below them, where it hides no data:
+    ``rows`` of (handle, label) pairs, each row of the legend one row of entries (short rows padded)."""
+    ncol = max(len(r) for r in rows)
+    blank = (plt.Line2D([], [], alpha=0), "")
+    padded = [list(r) + [blank] * (ncol - len(r)) for r in rows]
+    handles, labels = zip(*(padded[r][c] for c in range(ncol) for r in range(len(padded))))  # legends fill by column
+    return owner.legend(handles, labels, ncol=ncol, loc="outside lower center", **kwargs)
+
 
 def weight_decay_colors(weight_decays: Sequence[float]) -> dict[float, tuple]:
     """One colour per weight decay, light (small) to dark (large)."""
@@ -192,15 +202,33 @@ def plot_loss_and_srank(ax, histories: Sequence[History], matrix: str = "E", clo
     right.spines["right"].set_visible(True)
 
 
+#: The train-loss clock the Figure 3 plots mark (a circle on the train loss).
+FIG3_CLS = r"$T_{\mathrm{cls}}(10^{-4})$"
+
+
+def loss_and_srank_legend(owner, histories: Sequence[History], matrix: str = "E", cls_label: str = FIG3_CLS,
+                          extra: Sequence[tuple] = ()):
+    """The legend of :func:`plot_loss_and_srank`, below the axes of ``owner`` (a figure or subfigure):
+    one colour per weight decay on the first row, the line styles and the clock markers (and ``extra``
+    (handle, label) pairs) on the second."""
+    colors = weight_decay_colors([h.config["weight_decay"] for h in histories])
+    line = lambda **kw: plt.Line2D([], [], color="grey", **kw)  # noqa: E731
+    marker = lambda m: plt.Line2D([], [], ls="none", marker=m, ms=5, color="grey", mec="black", mew=0.5)  # noqa: E731
+    return legend_rows(owner, [
+        [(plt.Line2D([], [], color=c), f"λ = {wd:g}") for wd, c in sorted(colors.items())],
+        [(line(ls="--", lw=0.9), "train loss"), (line(ls="-", lw=1.2), "test loss"),
+         (line(ls=":", lw=1.4), f"stable rank of {matrix}"), (marker("o"), f"{cls_label} on the train loss"),
+         (marker("D"), r"$T_{\mathrm{rep}}$ on the stable rank"), *extra]])
+
+
 def figure3(histories: Sequence[History], matrix: str, clocks: dict, others: Sequence[str]):
     """Paper A, Figure 3: losses and stable rank, with both clocks marked; other matrices alongside."""
-    fig = plt.figure(figsize=(12, 4.2), layout="constrained")
+    fig = plt.figure(figsize=(12, 4.7), layout="constrained")
     main, side = fig.subfigures(1, 2, width_ratios=[1.5, 1])
     ax = main.subplots()
     plot_loss_and_srank(ax, histories, matrix, clocks)
-    ax.set_title(f"(a) losses and stable rank of {matrix}; ● $T_{{\\mathrm{{cls}}}}(10^{{-4}})$ on the train loss, "
-                 "◆ $T_{\\mathrm{rep}}$", loc="left")
-    ax.legend(loc="lower left")
+    ax.set_title(f"(a) losses and stable rank of {matrix}, with both clocks", loc="left")
+    loss_and_srank_legend(fig, histories, matrix)  # the whole figure's width: five entries a row do not fit under (a)
     axes = side.subplots(len(others), 1, sharex=True)
     colors = weight_decay_colors([h.config["weight_decay"] for h in histories])
     for a, name in zip(np.atleast_1d(axes), others):
@@ -237,12 +265,14 @@ def figure1_paper_settings(panels: dict[str, Sequence[History]]):
 
 def figure3_paper_settings(panels: dict[str, tuple[Sequence[History], dict]], matrix: str = "E"):
     """Figure 3 (a) at the paper's settings, one panel per split (``panels``: title -> (sweep, clocks))."""
-    fig, axes = plt.subplots(1, len(panels), figsize=(6.5 * len(panels), 4.2), layout="constrained", squeeze=False)
+    fig, axes = plt.subplots(1, len(panels), figsize=(6.5 * len(panels), 4.7), layout="constrained", squeeze=False)
     for ax, (title, (histories, clocks)) in zip(axes[0], panels.items()):
         plot_loss_and_srank(ax, histories, matrix, clocks)
         ax.axvspan(*PAPER_WINDOW, color="grey", alpha=0.12, lw=0)
         ax.set_title(title, loc="left")
-        ax.legend(loc="lower left")
+    # one legend for both panels (the same weight decays), below them: inside, it hid the early train loss
+    window = (Patch(color="grey", alpha=0.12, lw=0), "the paper's test-loss window, 4k–8.5k")
+    loss_and_srank_legend(fig, next(iter(panels.values()))[0], matrix, extra=[window])
     return fig
 
 
@@ -275,8 +305,19 @@ def figure_init(default: Sequence[History], scaled: Sequence[History]):
 # --- Paper A, Prop. 4.2: the gradient hierarchy -------------------------------------------
 
 
-def plot_gradient_norms(ax, history: History) -> None:
-    """||grad|| of U, W, E (solid) and Prop. 4.2's bounds on the same run (dashed), log scale."""
+#: The legend labels of Prop. 4.2's full-batch bounds: each is a weighted mean over the training pairs of
+#: per-sample factors (train.record_member), which bounds the full-batch gradient (a weighted sum of the
+#: per-sample gradients) by the triangle inequality; for U the per-sample factor is the per-sample norm itself.
+BOUND_LABELS = {
+    "U": "bound for U: mean of the per-sample $\\|\\nabla_U \\ell_i\\|$\n(loose: per-sample gradients cancel in the sum)",
+    "W": r"bound for W: $\|U\|_2\,\cdot$ mean of $\|\delta_i\|\,\|z_i\|$",
+    "E": r"bound for E: $\|U\|_2\|W\|_2\,\cdot$ mean of $\|B_i\|\,\|\delta_i\|$",
+}
+
+
+def plot_gradient_norms(ax, history: History, legend: bool = True) -> None:
+    """||grad|| of U, W, E (solid) and Prop. 4.2's bounds on the same run (dashed), log scale; the
+    legend (gradients in one column, their bounds in the other) below the axes."""
     x = epochs(history)
     bounds = {
         "U": history["mean_delta_h"],
@@ -285,11 +326,15 @@ def plot_gradient_norms(ax, history: History) -> None:
     }
     for block, color in (("U", "#7b3294"), ("W", "#008837"), ("E", "#e66101")):
         ax.plot(x, history[f"grad_{block}"], color=color, label=f"$\\|\\nabla_{block}\\|$")
-        ax.plot(x, bounds[block], color=color, ls="--", lw=1.0, label=f"bound for {block}")
+        ax.plot(x, bounds[block], color=color, ls="--", lw=1.0, label=BOUND_LABELS[block])
     log_scale_where_positive(ax)  # a one-step run may have no positive gradient to draw
     ax.set_xlabel("epoch")
     ax.set_ylabel("gradient norm of the train loss")
-    ax.legend(ncol=2, fontsize=7)
+    if legend:  # below the axes: inside, the bounds' labels covered the late gradients
+        handles, labels = ax.get_legend_handles_labels()
+        order = [0, 2, 4, 1, 3, 5]  # the gradients in the first column, their bounds in the second
+        ax.legend([handles[i] for i in order], [labels[i] for i in order], ncol=2, fontsize=7,
+                  loc="upper center", bbox_to_anchor=(0.5, -0.15))
 
 
 def plot_ratio_curves(ax, histories: Sequence[History], ratios: dict, name: str) -> None:
@@ -306,7 +351,7 @@ def plot_ratio_curves(ax, histories: Sequence[History], ratios: dict, name: str)
 
 def figure_gradients(histories: Sequence[History], focus: History, grad_ratios: dict, update_ratios: dict):
     """Gradient norms vs Prop. 4.2 bounds for one run; head/embedding ratios for all runs."""
-    fig, (a, b, c) = plt.subplots(1, 3, figsize=(13, 3.8), layout="constrained")
+    fig, (a, b, c) = plt.subplots(1, 3, figsize=(13, 4.6), layout="constrained")
     plot_gradient_norms(a, focus)
     a.set_title(f"(a) gradients and Prop. 4.2 bounds, λ = {focus.config['weight_decay']:g}", loc="left")
     plot_ratio_curves(b, histories, grad_ratios, r"$\|\nabla_U\| / \|\nabla_E\|$")

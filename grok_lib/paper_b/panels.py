@@ -43,6 +43,12 @@ def _symlog_steps(ax) -> None:
     ax.set_xlim(left=0)
 
 
+def _legend_below(ax, ncol: int = 2) -> None:
+    """The legend below the axes (under the x label), where it hides no data: inside, matplotlib's "best"
+    place looks at the lines' points only and so hides horizontal reference lines."""
+    ax.legend(fontsize=7, ncol=ncol, loc="upper center", bbox_to_anchor=(0.5, -0.17))
+
+
 def _xlabel(ax, x: str) -> None:
     ax.set_xlabel("GD step" if x == "steps" else CLOCK_LABEL)
 
@@ -169,7 +175,7 @@ def accuracy_vs_margin_classifiers(h: History, x: str = "clock", ax=None) -> Fig
     _xlabel(ax, x)
     if x == "steps":
         _symlog_steps(ax)
-    ax.legend(fontsize=7)
+    _legend_below(ax)
     return fig
 
 
@@ -230,7 +236,7 @@ def mse_panel(h: History, x: str = "clock", ax=None) -> Figure:
         ax.axvline(1.0, color="k", lw=0.8, ls="--")
     else:
         _symlog_steps(ax)
-    ax.legend(fontsize=7, loc="lower right" if x == "steps" else "best")
+    _legend_below(ax)
     return fig
 
 
@@ -305,9 +311,11 @@ def norm_shrink_panel(histories: Sequence[History], ax=None) -> Figure:
 
 
 def delay_panel(rows: Sequence[dict], ax=None) -> Figure:
-    """The bridge's delays against ln(alpha): measured grokking delays (filled) and train-fit delays (open) per
-    lambda, the shrinking clock ln(alpha) / (lambda lr) per lambda (dashed) and Adam's memory 4 ln(alpha) / (1 - beta2)
-    (dotted). ``rows``: dicts with alpha, weight_decay, lr, beta2, "grok delay", "fit delay"."""
+    """The bridge's delays against ln(alpha): measured grokking delays (filled circles, solid) and train-fit delays
+    (open squares, dotted) per lambda (one colour each), the shrinking clock ln(alpha) / (lambda lr) per lambda
+    (dashed) and Adam's memory 4 ln(alpha) / (1 - beta2) (black, dotted). ``rows``: dicts with alpha, weight_decay,
+    lr, beta2, "grok delay", "fit delay". The legend (the colours, then the kinds of line) stands right of the axes, where
+    it hides no data (the y axis ends at the data)."""
     fig, ax = _axes(ax)
     lams = sorted({r["weight_decay"] for r in rows})
     grid = np.linspace(0.0, max(math.log(r["alpha"]) for r in rows), 50)
@@ -315,17 +323,21 @@ def delay_panel(rows: Sequence[dict], ax=None) -> Figure:
         mine = [r for r in rows if r["weight_decay"] == lam]
         color = f"C{j}"
         la = [math.log(r["alpha"]) for r in mine]
-        ax.plot(la, [r["grok delay"] for r in mine], "o-", color=color, label=rf"grokking delay, $\lambda$={lam:g}")
-        ax.plot(la, [r["fit delay"] for r in mine], "s:", mfc="none", color=color, label=rf"train-fit delay, $\lambda$={lam:g}")
-        ax.plot(grid, grid / (lam * mine[0]["lr"]), "--", color=color, lw=0.9,
-                label=rf"$\ln\alpha/(\lambda\,\mathrm{{lr}})$, $\lambda$={lam:g}")
+        ax.plot(la, [r["grok delay"] for r in mine], "o-", color=color)
+        ax.plot(la, [r["fit delay"] for r in mine], "s:", mfc="none", color=color)
+        ax.plot(grid, grid / (lam * mine[0]["lr"]), "--", color=color, lw=0.9)
     beta2 = rows[0]["beta2"]
-    ax.plot(grid, 4 * grid / (1 - beta2), color="k", ls=(0, (1, 1)), lw=1.0, label=r"$4\ln\alpha/(1-\beta_2)$")
+    adam = dict(color="k", ls=(0, (1, 1)), lw=1.0)
+    ax.plot(grid, 4 * grid / (1 - beta2), **adam)
     ax.set_xlabel(r"$\ln\alpha$")
     ax.set_ylabel(r"delay against $\alpha$ = 1 (steps)")
-    top = max([r[k] for r in rows for k in ("grok delay", "fit delay") if math.isfinite(r[k])] + [4 * grid[-1] / (1 - beta2)])
-    ax.set_ylim(top=1.75 * top)  # room for the legend above the data
-    ax.legend(fontsize=6.5, loc="upper left", ncol=2)
+    kind = lambda fmt, **kw: plt.Line2D([], [], color="0.35", ls=fmt[1:] or "none", marker=fmt[0], **kw)  # noqa: E731
+    entries = [(plt.Line2D([], [], color=f"C{j}", lw=3), rf"$\lambda$={lam:g}") for j, lam in enumerate(lams)]
+    entries += [(kind("o-"), "grokking delay"), (kind("s:", mfc="none"), "train-fit delay"),
+                (plt.Line2D([], [], color="0.35", ls="--", lw=0.9), r"$\ln\alpha/(\lambda\,\mathrm{lr})$"),
+                (plt.Line2D([], [], **adam), r"$4\ln\alpha/(1-\beta_2)$")]
+    handles, labels = zip(*entries)
+    ax.legend(handles, labels, fontsize=7, loc="upper left", bbox_to_anchor=(1.02, 1.0))
     return fig
 
 

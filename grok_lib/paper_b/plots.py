@@ -76,7 +76,7 @@ def sparse_transition(alpha_sweep: Sequence[History], lambda_sweep: Sequence[His
 def margins_sparse(h: History, alpha_sweep: Sequence[History]) -> Figure:
     """Kernel vs rich on sparse data: cosines of beta(t) with the margin classifiers, the net's accuracy beside
     theirs (one run), and the cosine with the max-L1 classifier for every alpha, on the clock."""
-    fig, axes = plt.subplots(1, 3, figsize=(12.6, 3.3), layout="constrained")
+    fig, axes = plt.subplots(1, 3, figsize=(12.6, 3.9), layout="constrained")
     cosines(h, "clock", ax=axes[0])
     accuracy_vs_margin_classifiers(h, "clock", ax=axes[1])
     curves(alpha_sweep, "cos_l1", "clock", ax=axes[2], ylabel=r"$\cos(\beta(t)$, max-$L_1$ margin$)$", logx=False)
@@ -90,7 +90,7 @@ def margins_sparse(h: History, alpha_sweep: Sequence[History]) -> Figure:
 
 def misgrokking_figure(h: History) -> Figure:
     """Misgrokking: the net's accuracy beside the margin classifiers', and the cosines, on the clock."""
-    fig, axes = plt.subplots(1, 2, figsize=(8.8, 3.3), layout="constrained")
+    fig, axes = plt.subplots(1, 2, figsize=(8.8, 3.9), layout="constrained")
     accuracy_vs_margin_classifiers(h, "clock", ax=axes[0])
     cosines(h, "clock", ax=axes[1])
     for ax in axes:
@@ -102,7 +102,7 @@ def misgrokking_figure(h: History) -> Figure:
 
 def matrix_completion_figure(h: History) -> Figure:
     """Matrix completion: MSEs against steps and against the clock, nuclear norm and stable rank on the clock."""
-    fig, axes = plt.subplots(1, 3, figsize=(12.6, 3.4), layout="constrained")
+    fig, axes = plt.subplots(1, 3, figsize=(12.6, 4.2), layout="constrained")
     mse_panel(h, "steps", axes[0])
     mse_panel(h, "clock", axes[1])
     rank_panel(h, "clock", axes[2])
@@ -134,7 +134,7 @@ def init_scale_figure(histories: Sequence[History], delay_rows: Sequence[dict]) 
     """The bridge, 2 x 3: test accuracy against steps per lambda (a, b); the delays against ln(alpha) (c);
     the norm against the decay-only prediction (d) and Adam's step size (e), at the largest lambda; train
     accuracy per lambda (f)."""
-    fig, axes = plt.subplots(2, 3, figsize=(13.2, 6.8), layout="constrained")
+    fig, axes = plt.subplots(2, 3, figsize=(14.2, 6.8), layout="constrained")
     lams = sorted({float(h.config["weight_decay"]) for h in histories})
     by_lam = {lam: sorted((h for h in histories if float(h.config["weight_decay"]) == lam),
                           key=lambda h: h.config["alpha"]) for lam in lams}
@@ -152,4 +152,6 @@ def init_scale_figure(histories: Sequence[History], delay_rows: Sequence[dict]) 
     curves(top, "train_acc", "steps", ax=axes[1, 2], ylabel="train accuracy", logx=False,
            title=rf"(f) train accuracy, $\lambda$={lams[-1]:g}")
     axes[1, 2].set_xlabel("AdamW step")
+    # right of the axes, as (c)'s above it: inside, the late rises crossed it
+    axes[1, 2].legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.02, 1.0))
     return fig

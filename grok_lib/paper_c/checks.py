@@ -107,7 +107,7 @@ def evaluate_formula(histories: Sequence[History]) -> Result:
         verdict = "reproduced"
     else:
         verdict = "partly" if asymptotic else "not reproduced"
-    text = ("Delta t_sim / formula (lambda→ratio): " + "; ".join(lines) + ". "
+    text = ("simulated Delta t / formula (lambda→ratio): " + "; ".join(lines) + ". "
             + ("The ratios approach 1 as eps decreases at every lambda: the formula is asymptotic (eps -> 0), "
                "not a finite-eps prediction." if asymptotic else
                "The ratios do not approach 1 as eps decreases at every lambda."))
@@ -142,7 +142,7 @@ def evaluate_plateau(histories: Sequence[History]) -> Result:
     verdict = _grade(off, PLATEAU_OK, PLATEAU_PARTLY)
     if crossed and verdict == "reproduced":
         verdict = "partly"
-    text = (f"lambda={lam:.4g}: final L_gen = {h.final('gen_loss'):.4g}, l0 (1 - 1/lambda) = {predicted:.4g} "
+    text = (f"lambda={lam:.4g}: final L_gen = {h.final('gen_loss'):.4g}, L_gen(0) (1 - 1/lambda) = {predicted:.4g} "
             f"(ratio {ratio:.3f}); the test accuracy {'crosses' if crossed else 'never crosses'} erf(sqrt 2) "
             f"(max {float(h['test_acc'].max()):.3f}).")
     return Result(REGISTRY["C.plateau"], text, verdict)
@@ -341,7 +341,7 @@ def _data_ratio_result(histories: Sequence[History], level: float) -> Result:
     rival = m.best_alternative()
     loo_fo, loo_rival = m.loo_rms("formula"), m.loo_rms(rival)
     c = fo.params[1]
-    fits = "; ".join(f"{k}: {fit.describe()}, R²={fit.r2:.3f}, LOO rms={m.loo_rms(k):.3f}"
+    fits = "; ".join(f"{k}: {fit.describe()}, R²={fit.r2:.3f}, leave-one-out rms={m.loo_rms(k):.3f}"
                      for k, fit in m.fits.items())
     scale = math.exp(fo.params[0]) * 2 * m.lr
     edge = "".join(
@@ -350,8 +350,9 @@ def _data_ratio_result(histories: Sequence[History], level: float) -> Result:
         + ") the fits predict " + ", ".join(f"{k} {_predicted(fit, p.train_frac)}" for k, fit in m.fits.items())
         for p in censored)
     text = (f"{dts}. Fits of ln Δt: {fits}. Formula: critical fraction c = {c:.3g} (λ_eff = c/f from "
-            f"{c / fitted[-1].train_frac:.2f} to {c / fitted[0].train_frac:.2f}; c·n_pairs = {c * m.n_pairs:.0f} "
-            f"effective constraints; scale A·2lr = {scale:.3g}, 1 for GD)"
+            f"{c / fitted[-1].train_frac:.2f} to {c / fitted[0].train_frac:.2f}; c times the number of unordered "
+            f"pairs = {c * m.n_pairs:.0f} effective constraints; the fitted scale A of Δt = A·g(c/f) times 2 lr = "
+            f"{scale:.3g}, which is 1 for GD)"
             f"{' (c at the edge of its range)' if fo.at_bound else ''}"
             f"{edge}.")
     shape_ok = fo.r2 >= R2_OK and not fo.at_bound

@@ -241,7 +241,7 @@ def nets_table(histories: Sequence[History]) -> list[dict]:
     rows = []
     for h in histories:
         c, row = h.config, measure.crossing(h)
-        rows.append({"model": c["model"], "shape": f"{c['d_in']}-{c['hidden']}-{c['d_out']}",
+        rows.append({"model": c["model"].replace("_", " "), "shape": f"{c['d_in']}-{c['hidden']}-{c['d_out']}",
                      "t_train": _int(row["t_train"]), "theory t_train": _int(row.get("theory_t_train")),
                      "t_test": _int(row["t_test"]), "theory t_test": _int(row.get("theory_t_test")),
                      "final test loss": _loss(h.final('test_loss')),
@@ -265,8 +265,8 @@ def label_noise_table(histories: Sequence[History]) -> list[dict]:
                if row["t_train"] is not None and row["t_test"] is not None else math.nan)
         rows.append({"λ": c["lam"], "σ_n": float(f"{c['label_noise']:.3g}"), "t_train": _int(row["t_train"]),
                      "t_test": _int(row["t_test"]), "gap / t_test": round(gap, 3),
-                     "final L_tr": _loss(h.final('train_loss')), "σ²(1-λ)": float(f"{lim_tr:.3g}"),
-                     "final L_gen": _loss(h.final('gen_loss')), "σ²λ/(1-λ)": float(f"{lim_gen:.3g}")})
+                     "final L_tr": _loss(h.final('train_loss')), "σₙ²(1-λ)": float(f"{lim_tr:.3g}"),
+                     "final L_gen": _loss(h.final('gen_loss')), "σₙ²λ/(1-λ)": float(f"{lim_gen:.3g}")})
     return rows
 
 
@@ -310,12 +310,12 @@ def data_ratio_fit_table(histories: Sequence[History], level: float = modadd.LEV
         loo = m.loo.get(k)
         rows.append({
             "fit": k,
-            "shape": fit.describe(),
+            "fitted curve": fit.describe(),
             "R²": round(fit.r2, 4),
-            "rms ln Δt": round(fit.rmse, 4),
-            "LOO rms ln Δt": round(shape_fits.rms(loo), 4) if loo is not None and math.isfinite(shape_fits.rms(loo)) else (
+            "rms error of ln Δt": round(fit.rmse, 4),
+            "leave-one-out rms error of ln Δt": round(shape_fits.rms(loo), 4) if loo is not None and math.isfinite(shape_fits.rms(loo)) else (
                 "inf" if loo is not None else "n/a"),
-            "held-out at min f": (round(float(loo[0]), 3) if math.isfinite(loo[0]) else "never groks")
+            "held-out error of ln Δt at the smallest f": (round(float(loo[0]), 3) if math.isfinite(loo[0]) else "never groks")
             if loo is not None else "n/a",
         })
     return rows

@@ -24,6 +24,8 @@ THEORY_STYLE = dict(ls="--", lw=1.1)
 MP_STYLE = dict(ls=":", lw=1.6)
 L_TR, L_GEN, L_TEST = r"$\mathcal{L}_{\mathrm{tr}}$", r"$\mathcal{L}_{\mathrm{gen}}$", r"$\mathcal{L}_{\mathrm{test}}$"
 DT = r"$\Delta t_{\mathrm{grok}}$"
+#: The label of the grey line at the accuracy where grokking is measured.
+GROK_LEVEL = r"erf$(\sqrt{2})$: grokking level"
 #: The lowest loss the figures show: ε = 1e-3 is crossed near 1e-4, and the tails below 1e-12 only
 #: repeat the exponential decay down to float underflow.
 LOSS_BOTTOM = 1e-12
@@ -40,15 +42,19 @@ def _positive(y) -> np.ndarray:
 
 
 def clip_loss_axis(ax, bottom: float = LOSS_BOTTOM) -> None:
-    """Show losses from ``bottom`` up to the highest drawn value. matplotlib's own log-scale margins
-    are a share of the whole data range, and the exponential tails reach float underflow (about
-    1e-316), which would push the top of the axis to 1e13 for data below 1."""
-    highs = [np.nanmax(y[np.isfinite(y) & (y > 0)]) for line in ax.get_lines()
+    """Show the drawn losses, from the lowest one (but not below ``bottom``) up to the highest.
+    matplotlib's own log-scale margins are a share of the whole data range, and the exponential tails
+    reach float underflow (about 1e-316), which would push the top of the axis to 1e13 for data below 1;
+    a run whose losses stay above ``bottom`` gets no empty decades under them."""
+    drawn = [y[np.isfinite(y) & (y > 0)] for line in ax.get_lines()
              if (y := np.asarray(line.get_ydata(), dtype=np.float64)).size and np.any(np.isfinite(y) & (y > 0))]
-    if not highs:
+    if not drawn:
         return
-    top = max(max(highs), bottom * 10)
-    ax.set_ylim(bottom, top * (top / bottom) ** 0.05)  # the same 5% margin matplotlib leaves, in decades
+    top = max(max(float(y.max()) for y in drawn), bottom * 10)
+    low = min(float(y.min()) for y in drawn)
+    margin = lambda lo: (top / lo) ** 0.05  # noqa: E731 (the same 5% margin matplotlib leaves, in decades)
+    lo = bottom if low <= bottom else min(low / margin(low), top / 10)
+    ax.set_ylim(lo, top * margin(lo))
 
 
 def plot_losses(ax, history: History, theory: bool = True, mp: bool = True, test: bool = True) -> None:
@@ -93,7 +99,7 @@ def plot_accuracies(ax, history: History, eps: float | None = None, theory: bool
     if mp and own and "mp_train_acc" in m:
         ax.plot(t, m["mp_train_acc"], color="0.45", **MP_STYLE, label="accuracy law, MP losses")
         ax.plot(t, m["mp_test_acc"], color="0.45", **MP_STYLE)
-    ax.axhline(GROK_ACC, color="0.6", lw=0.7)
+    ax.axhline(GROK_ACC, color="0.6", lw=0.7, label=GROK_LEVEL)
     ax.set_xscale("log")
     ax.set_ylim(-0.03, 1.03)
     ax.set_xlabel("step $t$")
@@ -192,7 +198,7 @@ def plot_label_noise(ax, history: History) -> None:
         ax.plot(t, m["noise_pred_gen_loss"], color="k", **THEORY_STYLE)
     ax.plot(t, _positive(m["theory_train_loss"]), color="0.45", **MP_STYLE, label="exact theory, noisy")
     ax.plot(t, _positive(m["theory_gen_loss"]), color="0.45", **MP_STYLE)
-    ax.axhline(sigma**2, color="0.7", lw=0.7)
+    ax.axhline(sigma**2, color="0.7", lw=0.7, label=r"$\sigma_n^2$")
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlabel("step $t$")
@@ -276,7 +282,7 @@ def figure_loss_curves(histories: Sequence[History]):
         clip_loss_axis(axes[0, j])  # below LOSS_BOTTOM: exponential tails down to float underflow
         _title(axes[0, j], h)
         plot_accuracies(axes[1, j], h, mp=True)
-    axes[0, 0].legend(fontsize=7)
+    axes[0, 0].legend(fontsize=7, loc="lower left")  # below the early losses, left of the fall
     axes[1, 0].legend(fontsize=7, loc="center left")
     return fig
 
@@ -290,7 +296,8 @@ def figure_agreement(histories: Sequence[History], errors: Sequence[Mapping[str,
         plot_relative_errors(axes[0, j], h.steps, err)
         _title(axes[0, j], h)
         plot_mp_density(axes[1, j], h.meta["lam_eff"], h.snapshots["eigenvalues"][-1])
-    axes[0, 0].legend(fontsize=7)
+    # the error curves' legend above the panels, which it would cover; the densities' in the first one
+    fig.legend(*axes[0, 0].get_legend_handles_labels(), loc="outside upper center", ncol=len(errors[0]), fontsize=7)
     axes[1, 0].legend(fontsize=7)
     return fig
 
@@ -345,7 +352,10 @@ def figure_nets(histories: Sequence[History]):
         clip_loss_axis(axes[0, j])
         axes[0, j].set_title(f"{c['model'].replace('_', ' ')} {c['d_in']}-{c['hidden']}-{c['d_out']}", loc="left")
         plot_accuracies(axes[1, j], h)
-    axes[0, 0].legend(fontsize=7)
+        # each loss panel its own legend where its lines differ from the first's (the tanh net has no exact
+        # generalisation loss: its orange line is the test set's), in the empty corner below the early losses
+        if j == 0 or axes[0, j].get_legend_handles_labels()[1] != axes[0, 0].get_legend_handles_labels()[1]:
+            axes[0, j].legend(fontsize=7, loc="lower left")
     axes[1, 0].legend(fontsize=7, loc="center left")
     return fig
 
@@ -363,8 +373,8 @@ def figure_label_noise(histories: Sequence[History]):
         clip_loss_axis(axes[0, j])
         _title(axes[0, j], h, "\n" + rf"$\sigma_n$={h.config['label_noise']:.3g}")
         plot_accuracies(axes[1, j], h, theory=False)
-        if j < 2:  # the noiseless run, and the first noisy one (the others repeat its entries)
-            axes[0, j].legend(fontsize=6, loc="upper right")
+        if j < 2:  # the noiseless run, and the first noisy one (the others repeat its entries); below the early
+            axes[0, j].legend(fontsize=6, loc="lower left")  # losses, which fall from the top left
     axes[1, 0].legend(fontsize=7, loc="center left")
     return fig
 
@@ -378,10 +388,10 @@ def figure_data_ratio(histories: Sequence[History], measured):
     for i, h in enumerate(sorted(first, key=lambda h: h.config["train_frac"])):
         a.plot(np.where(h.steps == 0, 0.5, h.steps), h["test_acc"], color=cmap(i / max(len(first) - 1, 1)),
                label=f"f = {h.config['train_frac']:g}")
-    a.axhline(GROK_ACC, color="0.6", lw=0.7)
+    a.axhline(GROK_ACC, color="0.6", lw=0.7, label=GROK_LEVEL)
     a.set_xscale("log")
     a.set_xlabel("epoch")
     a.set_ylabel("test accuracy")
-    a.legend(fontsize=7)
+    a.legend(fontsize=7, loc="upper left")  # before the rises: on the lower right, the latest rise crossed it
     plot_data_ratio(b, measured)
     return fig
