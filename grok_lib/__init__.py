@@ -21,7 +21,9 @@ The shared core, one module per concern (it imports no paper package):
 - :mod:`grok_lib.style`           the house plot style and saving figures
 - :mod:`grok_lib.tables`          tables for notebook output (Markdown for the book, fixed-width text)
 - :mod:`grok_lib.display`         figures, tables and verdicts as the book shows them (Markdown)
-- :mod:`grok_lib.landing`         the landing page's generated results table and figure gallery
+- :mod:`grok_lib.landing`         the landing page's generated findings, figure gallery and results tables
+- :mod:`grok_lib.findings`        the findings box at the top of every chapter and part page
+- :mod:`grok_lib.interactive`     the book's interactive figures: Plotly versions drawn from the figures' data files
 - :mod:`grok_lib.paths`           every path the project writes to, and the list of parts
 
 One subpackage per paper, each with its configs, run kinds, models, figures and claims:

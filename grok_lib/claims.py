@@ -224,17 +224,43 @@ def badge(verdict: str) -> str:
     return verdict_badge(verdict)
 
 
-def markdown_table(records: Sequence[dict]) -> str:
-    """The claims report's table: claim and its source notebook, measured and tolerance, verdict.
+def _row(r: dict) -> str:
+    from .display import claim_anchor  # late: display is the notebooks' module
 
-    Links are relative to ``notebooks/`` (where the report lives), so ``paper_a/fig1_loss_curves``
-    links to that part's notebook.
+    link = f'<a href="{r["source"]}.html#{claim_anchor(r["id"])}"><code>{r["id"]}</code></a>'
+    return (f"| {link}: {table_cell(r['statement'])} | {measured_cell(r['measured'])}<br>*{table_cell(r['tolerance'])}* "
+            f"| {badge(r['verdict'])} |")
+
+
+def markdown_table(records: Sequence[dict]) -> str:
+    """The claims report's table: each claim linked to its verdict on its page, measured and tolerance, verdict.
+
+    Links are relative to ``notebooks/`` (where the report lives): ``paper_a/fig1_loss_curves.html#claim-...``.
     """
-    lines = ["| claim | measured, and what counts as reproduced | verdict |", "|---|---|---|"]
-    for r in records:
-        lines.append(f"| `{r['id']}`: {table_cell(r['statement'])} ([{r['source']}]({r['source']}.ipynb)) | "
-                     f"{measured_cell(r['measured'])}<br>*{table_cell(r['tolerance'])}* | {badge(r['verdict'])} |")
-    return "\n".join(lines)
+    return "\n".join(["| claim | measured, and what counts as reproduced | verdict |", "|---|---|---|",
+                      *map(_row, records)])
+
+
+def _counts(records: Sequence[dict]) -> str:
+    from collections import Counter
+
+    c = Counter(r["verdict"] for r in records)
+    return ", ".join(f"{c[v]} {v}" for v in VERDICTS if c[v])
+
+
+def report_sections(records: Sequence[dict], papers: dict[str, str], pages: dict[str, str]) -> str:
+    """The claims report grouped by paper (``papers``: letter -> title) and by page (``pages``: source ->
+    title), each group headed by its counts per verdict; pages and papers keep the order of ``records``."""
+    out = []
+    for letter, title in papers.items():
+        mine = [r for r in records if r["paper"] == letter]
+        if not mine:
+            continue
+        out.append(f'<p class="claims-paper"><strong>{title}</strong> — {len(mine)} claims: {_counts(mine)}</p>\n')
+        for source in dict.fromkeys(r["source"] for r in mine):
+            rows = [r for r in mine if r["source"] == source]
+            out.append(f"*[{pages.get(source, source)}]({source}.ipynb)* — {_counts(rows)}\n\n{markdown_table(rows)}\n")
+    return "\n".join(out)
 
 
 def settings_table(records: Sequence[dict], settings: dict[str, str]) -> str:

@@ -1,5 +1,6 @@
 """The landing page's generated part (``book/_landing.md``, included by ``book/intro.md``): the
-results at a glance and the figure gallery, written from the claim records (``book/claims``) and
+headline findings per paper, the figure gallery (small thumbnails, each linking to its figure) and
+every claim's verdict grouped by paper, written from the claim records (``book/claims``) and
 the figure manifest (``book/figures.yml``) so that it cannot go stale.
 
 ``scripts/make_landing.py`` writes it (``make notebooks`` runs it after the claims report);
@@ -8,70 +9,125 @@ the figure manifest (``book/figures.yml``) so that it cannot go stale.
 
 from __future__ import annotations
 
-from collections import Counter
+import io
 from pathlib import Path
 
 from . import paths
-from .claims import DEFAULT_SETTING, RECORDS, VERDICTS, headlines, load_records, table_cell
-from .display import SHIPPED, verdict_badge
+from .atomic import atomic_write
+from .claims import DEFAULT_SETTING, RECORDS, headlines, load_records, table_cell
+from .display import SHIPPED, claim_anchor, figure_label
+from .findings import count_line, verdict_cell
 from .provenance import MANIFEST, load_manifest
 from .tables import typeset
 
 #: The generated file; its links are relative to ``book/`` (where ``intro.md`` includes it).
 LANDING = paths.ROOT / "book" / "_landing.md"
-PARTS = {"A": ("Paper A", "paper_a"), "B": ("Paper B", "paper_b"), "C": ("Paper C", "paper_c")}
+#: Gallery thumbnails, made from the shipped PNGs (a few tens of KB each instead of the full figure).
+THUMBS = SHIPPED / "thumbs"
+THUMB_WIDTH = 480  #: px: a card is at most about 300 px wide, so this is sharp on a 1.5x screen
+THUMB_COLOURS = 96  #: a palette PNG: the figures are line art on white
 
 
+def parts(toc: Path = paths.ROOT / "_toc.yml") -> dict[str, str]:
+    """The book's papers in its order, from ``_toc.yml``'s part captions ("Paper A: two training
+    clocks"): letter -> caption. A new paper is a new part there, nothing here."""
+    import yaml
+
+    out = {}
+    for part in yaml.safe_load(toc.read_text()).get("parts", []):
+        caption = part.get("caption", "")
+        if caption.startswith("Paper ") and len(caption) > 7 and caption[7] == ":":
+            out[caption[6]] = caption
+    return out
 
 
-def _count(verdicts) -> str:
-    c = Counter(verdicts)
-    return ", ".join(f"{c[v]} {v}" for v in VERDICTS)
+def short_statement(statement: str, limit: int = 90) -> str:
+    """A claim's statement up to its first colon or parenthesis outside maths (its subject), cut at a space
+    outside maths if it is longer than ``limit`` characters."""
+    outside = [i for i in range(len(statement)) if statement.count("$", 0, i) % 2 == 0]
+    cut = next((i for i in outside if statement.startswith((": ", " ("), i)), len(statement))
+    text = statement[:cut].rstrip(".")
+    if len(text) <= limit:
+        return text
+    spaces = [i for i in outside if i <= limit and text[i:i + 1] == " "]
+    return text[: spaces[-1]] + " …" if spaces else text
 
 
-#: The settings in a few words, for the landing page's narrow verdict column (the claims report names them in full).
-SHORT = {DEFAULT_SETTING: "default profile", "paper": "paper's settings (unordered pairs)",
-         "paper_ordered": "paper's settings (ordered pairs)",
-         "seeds": "seeds 0–2"}
+def claim_link(record: dict, prefix: str = "../notebooks") -> str:
+    """The claim's id linked to its verdict on its page (an HTML anchor, not the page top)."""
+    return f'<a href="{prefix}/{record["source"]}.html#{claim_anchor(record["id"])}"><code>{record["id"]}</code></a>'
 
 
-def verdict_cell(headline: dict) -> str:
-    """A claim's headline verdict (the weakest across its settings) and, in small type, the settings that
-    gave a stronger one (the claims report has their numbers)."""
-    cell = verdict_badge(headline["verdict"])
-    stronger: dict[str, list[str]] = {}
-    for setting, verdict in headline["by_setting"].items():
-        if verdict != headline["verdict"]:
-            stronger.setdefault(verdict, []).append(SHORT.get(setting, setting))
-    if stronger:
-        cell += "<br><small>" + "; ".join(f"{v} at: {', '.join(where)}" for v, where in stronger.items()) + "</small>"
-    return cell
-
-
-def results_table(records: list[dict], heads: dict[str, dict] | None = None) -> str:
-    """One row per claim: part, claim id and statement linked to its notebook, headline verdict (``heads``:
-    :func:`grok_lib.claims.headlines`; without it, each record's own verdict)."""
-    lines = ["| paper | claim | verdict |", "|---|---|---|"]
-    for r in records:
-        head = (heads or {}).get(r["id"], {"verdict": r["verdict"], "by_setting": {DEFAULT_SETTING: r["verdict"]}})
-        lines.append(f"| {r['paper']} | [`{r['id']}`](../notebooks/{r['source']}.ipynb): {table_cell(r['statement'])} | "
-                     f"{verdict_cell(head)} |")
+def headline_findings(records: list[dict], heads: dict[str, dict], captions: dict[str, str]) -> str:
+    """Per paper, one line of counts and the claims that did not reproduce (the findings a reader checks first)."""
+    lines = []
+    for letter, caption in captions.items():
+        rows = [r for r in records if r["paper"] == letter]
+        if not rows:
+            continue
+        failed = [r for r in rows if heads[r["id"]]["verdict"] == "not reproduced"]
+        line = f"- **{caption}** — {len(rows)} claims: {count_line([heads[r['id']]['verdict'] for r in rows])}."
+        if failed:
+            line += " Not reproduced: " + "; ".join(f"{claim_link(r)} {typeset(short_statement(r['statement']))}"
+                                                    for r in failed) + "."
+        lines.append(line)
     return "\n".join(lines)
 
 
-def gallery(manifest: dict, shipped: Path = SHIPPED) -> str:
+def results_table(records: list[dict], heads: dict[str, dict] | None = None) -> str:
+    """One row per claim: the claim id linked to its verdict on its page, the statement, the headline verdict
+    (``heads``: :func:`grok_lib.claims.headlines`; without it, each record's own verdict)."""
+    lines = ["| claim | verdict |", "|---|---|"]
+    for r in records:
+        head = (heads or {}).get(r["id"], {"verdict": r["verdict"], "by_setting": {DEFAULT_SETTING: r["verdict"]}})
+        lines.append(f"| {claim_link(r)}: {table_cell(r['statement'])} | {verdict_cell(head)} |")
+    return "\n".join(lines)
+
+
+def grouped_tables(records: list[dict], heads: dict[str, dict], captions: dict[str, str]) -> str:
+    """The full results table, one collapsed dropdown per paper titled with its counts."""
+    out = []
+    for letter, caption in captions.items():
+        rows = [r for r in records if r["paper"] == letter]
+        if rows:
+            counts = count_line([heads[r["id"]]["verdict"] for r in rows])
+            out.append(f"::::{{dropdown}} {caption} — {len(rows)} claims: {counts}\n:class-container: results\n\n"
+                       f"{results_table(rows, heads)}\n::::")
+    return "\n\n".join(out)
+
+
+def thumbnail_png(png: Path) -> bytes:
+    """A small palette PNG of a shipped figure for the gallery (the same bytes for the same figure)."""
+    from PIL import Image
+
+    with Image.open(png) as im:
+        im = im.convert("RGB")
+        im.thumbnail((THUMB_WIDTH, THUMB_WIDTH * 4))
+        im = im.quantize(colors=THUMB_COLOURS, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+        buf = io.BytesIO()
+        im.save(buf, format="PNG", optimize=True)
+    return buf.getvalue()
+
+
+def thumbnails(manifest: dict, shipped: Path = SHIPPED, thumbs: Path = THUMBS) -> dict[Path, bytes]:
+    """Each shipped figure's thumbnail: path -> bytes."""
+    return {thumbs / f"{name}.png": thumbnail_png(shipped / f"{name}.png") for name in manifest
+            if (shipped / f"{name}.png").exists()}
+
+
+def gallery(manifest: dict, shipped: Path = SHIPPED, thumbs: Path = THUMBS) -> str:
     """A grid of thumbnail cards, one per figure the book ships (``book/figure_files``), each linking
-    to its notebook; figures not shipped yet are listed by name."""
+    to the figure on its page; figures not shipped yet are listed by name."""
     cards, missing = [], []
     for name, entry in sorted(manifest.items(), key=lambda item: item[0].split("/")[0]):  # by part, stable
-        doc = "../" + entry["notebook"].removesuffix(".ipynb")
+        page = "../" + entry["notebook"].removesuffix(".ipynb")
         png = shipped / f"{name}.png"
         if not png.exists():
-            missing.append(f"[{entry['title']}]({doc}.ipynb)")
+            missing.append(f"[{entry['title']}]({page}.ipynb)")
             continue
-        rel = png.relative_to(paths.ROOT / "book").as_posix()
+        rel = (thumbs / f"{name}.png").relative_to(paths.ROOT / "book").as_posix()
         cards.append(f":::{{grid-item-card}} {typeset(entry['title'])}\n:img-top: {rel}\n:img-alt: {entry['title']}\n"
-                     f":link: /{entry['notebook'].removesuffix('.ipynb')}\n:link-type: doc\n:::")
+                     f":link: {page}.html#{figure_label(name)}\n:link-type: url\n:::")
     out = ["::::{grid} 1 2 3 3\n:gutter: 2\n:class-container: gallery\n", *cards, "::::"] if cards else []
     if missing:
         out.append("\nAlso in the book: " + "; ".join(missing) + ".")
@@ -81,33 +137,40 @@ def gallery(manifest: dict, shipped: Path = SHIPPED) -> str:
 def render(records_folder: Path = RECORDS, manifest_path: Path = MANIFEST, shipped: Path = SHIPPED) -> str:
     records = load_records(records_folder, setting=DEFAULT_SETTING)
     heads = headlines(load_records(records_folder, setting=None))
-    verdict = {r["id"]: heads[r["id"]]["verdict"] for r in records}
-    by_part = {p: [verdict[r["id"]] for r in records if r["paper"] == p] for p in PARTS}
-    summary = "; ".join(f"{PARTS[p][0]} {len(rows)} ({_count(rows)})" for p, rows in by_part.items() if rows)
+    captions = parts()
     return "\n".join([
         "<!-- Generated by scripts/make_landing.py from book/claims and book/figures.yml: do not edit. -->",
         "",
-        "## The results at a glance",
+        "## What the book finds",
         "",
-        f"{len(records)} claims checked: {_count(verdict.values())}. By paper: {summary}. A claim's verdict is the "
-        "weakest across the settings it was judged at (the default profile, its seeds, the paper's settings); "
-        "a setting that gave a stronger one is named under it. Each claim links to the "
-        "page that measures it; the {doc}`claims report <../notebooks/claims_report>` has the measured "
-        "numbers and the tolerances.",
+        f"{len(records)} claims checked: {count_line([heads[r['id']]['verdict'] for r in records])}. A claim's "
+        "verdict is the weakest across the settings it was judged at (the default profile, its seeds, the paper's "
+        "settings); each claim links to its verdict on the page that measures it, and the "
+        "{doc}`claims report <../notebooks/claims_report>` has every measured number and tolerance.",
         "",
-        results_table(records, heads),
+        headline_findings(records, heads, captions),
         "",
         "## The figures",
         "",
         gallery(load_manifest(manifest_path), shipped),
         "",
+        "## Every claim and its verdict",
+        "",
+        grouped_tables(records, heads, captions),
+        "",
     ])
 
 
 def write(path: Path = LANDING) -> bool:
-    """Write the landing part; return whether it changed."""
+    """Write the landing part and the gallery's thumbnails; return whether any changed."""
+    changed = False
+    for target, data in thumbnails(load_manifest(MANIFEST)).items():
+        if not target.exists() or target.read_bytes() != data:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            atomic_write(target, data)
+            changed = True
     text = render()
     if path.exists() and path.read_text() == text:
-        return False
-    path.write_text(text)
+        return changed
+    atomic_write(path, text.encode())
     return True

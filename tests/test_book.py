@@ -210,3 +210,12 @@ def test_the_book_ships_its_source_and_every_page_links_it(built_book):
         hrefs = re.findall(r'<a href="([^"]*source\.tar\.gz)"[^>]*title="Source code"', page.read_text())
         assert len(hrefs) == 1, (rel, hrefs)
         assert (page.parent / hrefs[0]).resolve() == archive.resolve(), (rel, hrefs[0])
+
+
+@pytest.mark.book
+def test_no_page_numbers_figures_with_a_counter_of_its_own(built_book):
+    """The figures carry the papers' numbers ("Paper A, Figure 2"); a book counter ("Fig. 4") would collide."""
+    code, log, html = built_book
+    assert code == 0, log[-2000:]
+    numbered = [p.relative_to(html).as_posix() for p in html.rglob("*.html") if 'class="caption-number"' in p.read_text()]
+    assert not numbered, numbered

@@ -115,6 +115,15 @@ _ARTICLE_TEXT_JS = ("() => { const a = document.querySelector('article.bd-articl
                     ".forEach(e => e.remove()); return c.innerText.toLowerCase(); }")
 
 
+# The findings box (grok_lib.findings): where it starts, the claims it links and their verdict words.
+_FINDINGS_JS = """() => { const box = document.querySelector('article .admonition.findings');
+  if (!box) return null;
+  return {top: box.getBoundingClientRect().top + window.scrollY,
+          claims: [...box.querySelectorAll('li')].map(li => [(li.querySelector('code') || {}).innerText,
+                   (li.querySelector('.verdict') || {}).className]),
+          figure: !!box.querySelector('img.findings-figure')}; }"""
+
+
 @pytest.fixture(scope="module")
 def desktop(site, browser) -> dict:
     """Every page opened once at 1280 px (a load costs seconds here): per page, what the desktop tests below
@@ -135,6 +144,7 @@ def desktop(site, browser) -> dict:
             "width": _page_width(page),
             "figures": page.evaluate(_FIGURES_JS),
             "article_text": page.evaluate(_ARTICLE_TEXT_JS),
+            "findings": page.evaluate(_FINDINGS_JS),
         }
         _screenshot(page, SHOTS / (rel.replace("/", "__") + ".png"))
         page.close()
@@ -280,8 +290,14 @@ def test_narrow_screens_and_dark_mode(site, browser):
             .filter(e => !e.closest('pre') && !(e.tagName !== 'TABLE' && e.closest('table'))
                          && e.getBoundingClientRect().right > 391)
             .map(e => e.tagName + ': ' + e.innerText.slice(0, 50))""")
-        if wide:
-            report[rel] = [f"past the edge at 390 px: {w}" for w in wide[:5]]
+        # a table wider than its box must scroll inside it, with the scroll bar showing that it does
+        hidden = page.evaluate("""() => [...document.querySelectorAll('article.bd-article table')]
+            .filter(t => t.scrollWidth > t.clientWidth + 1 && !['auto', 'scroll'].includes(getComputedStyle(t).overflowX)
+                         && !(t.parentElement && ['auto', 'scroll'].includes(getComputedStyle(t.parentElement).overflowX)))
+            .map(t => t.innerText.slice(0, 50))""")
+        if wide or hidden:
+            report[rel] = [f"past the edge at 390 px: {w}" for w in wide[:5]] + [
+                f"a table wider than the screen that does not scroll inside itself: {t}" for t in hidden[:5]]
         if rel in ("book/intro.html", "notebooks/paper_b/sparse_classification.html"):
             _screenshot(page, SHOTS / ("390px__" + rel.replace("/", "__") + ".png"), width=390)
         page.close()
@@ -304,11 +320,12 @@ def test_the_landing_page_lists_every_claim_with_its_recorded_verdict(site, brow
 
     base, _ = site
     page, problems = _open(browser, f"{base}/book/intro.html")
-    rows = page.evaluate("""() => [...document.querySelectorAll('article table tr')].slice(1).map(tr => {
+    rows = page.evaluate("""() => [...document.querySelectorAll('article .results table tbody tr')].map(tr => {
         const a = tr.querySelector('a'); const v = tr.querySelector('.verdict');
-        return {id: a ? a.innerText.trim() : null, href: a ? a.href : null,
+        // textContent: the rows sit in closed dropdowns, where innerText is empty
+        return {id: a ? a.textContent.trim() : null, href: a ? a.href : null,
                 verdict: v ? v.className.replace('verdict ', '').replace('verdict-', '') : null,
-                word: v ? v.innerText : null};
+                word: v ? v.textContent : null};
       })""")
     shown = {r["id"]: r for r in rows if r["id"]}
     records = load_records()
@@ -371,3 +388,141 @@ def test_math_is_typeset_offline(site, browser):
     page.wait_for_selector("mjx-container", timeout=15000)
     assert page.eval_on_selector_all("mjx-container", "els => els.length") >= 2
     assert not problems, problems
+
+
+def test_every_chapter_page_opens_with_its_findings(desktop):
+    """Each chapter page's first screen at 1280 x 900 px holds the findings box: its claims with their headline
+    verdicts (the weakest across settings, as on the landing page) and the page's main figure."""
+    from grok_lib.claims import headlines, load_records
+
+    every = load_records(setting=None)
+    heads = headlines(every)
+    report = {}
+    for rel, seen in desktop.items():
+        source = rel.removeprefix("notebooks/").removesuffix(".html")
+        mine = [r["id"] for r in every if r["source"] == source and r["setting"] == "default"]
+        if not rel.startswith("notebooks/paper_"):
+            continue
+        box = seen["findings"]
+        if box is None:
+            report[rel] = ["no findings box"] if mine else []
+            continue
+        problems = []
+        if box["top"] > 900:
+            problems.append(f"the findings box starts {box['top']:.0f} px down, below the first screen")
+        shown = {cid: cls for cid, cls in box["claims"]}
+        if set(shown) != set(mine):
+            problems.append(f"the box lists {sorted(shown)}, the page judges {sorted(mine)}")
+        problems += [f"{cid}: {shown[cid]} but the headline is {heads[cid]['verdict']}" for cid in shown
+                     if cid in heads and not shown[cid].endswith("verdict-" + heads[cid]["verdict"].replace(" ", "-"))]
+        if not box["figure"]:
+            problems.append("the box shows no figure")
+        if problems:
+            report[rel] = problems
+    report = {k: v for k, v in report.items() if v}
+    assert not report, "\n".join(f"{rel}:\n  " + "\n  ".join(p) for rel, p in report.items())
+
+
+#: A gallery thumbnail is at most this many bytes (the full figures are 150-600 KB each).
+THUMB_MAX_BYTES = 40_000
+
+
+def test_gallery_thumbnails_are_small_and_land_on_their_figure(site, browser):
+    base, html = site
+    page, problems = _open(browser, f"{base}/book/intro.html")
+    cards = page.eval_on_selector_all(".gallery .sd-card", """els => els.map(e => ({
+        img: e.querySelector('img').getAttribute('src'), href: (e.querySelector('a') || {}).href}))""")
+    page.close()
+    assert len(cards) >= 20, cards
+    heavy = {c["img"]: (html / "book" / c["img"]).stat().st_size for c in cards}
+    assert all(size <= THUMB_MAX_BYTES for size in heavy.values()), {k: v for k, v in heavy.items() if v > THUMB_MAX_BYTES}
+    for card in cards:
+        assert card["href"] and "#fig-" in card["href"], card
+        target, problems_here = _open(browser, card["href"])
+        where = target.evaluate("""(id) => { const e = document.getElementById(id);
+            return e ? [e.tagName, Math.round(e.getBoundingClientRect().top)] : null; }""", card["href"].split("#")[1])
+        target.close()
+        assert where is not None, f"{card['href']}: no element with that id"
+        assert where[0] == "FIGURE" and -5 <= where[1] <= 300, (card["href"], where)
+        problems += problems_here
+    assert not problems, problems
+
+
+def test_claims_report_filters_by_verdict(site, browser):
+    from collections import Counter
+
+    from grok_lib.claims import load_records
+
+    base, _ = site
+    page, problems = _open(browser, f"{base}/notebooks/claims_report.html")
+    counts = Counter(r["verdict"] for r in load_records())
+    visible = "() => [...document.querySelectorAll('div.claims-report tbody tr')].filter(tr => tr.offsetParent).length"
+    assert page.evaluate(visible) == sum(counts.values())
+    for verdict, n in counts.items():
+        page.click(f".claims-filter button[data-verdict='{verdict.replace(' ', '-')}']")
+        assert page.evaluate(visible) == n, verdict
+    page.click(".claims-filter button[data-verdict='all']")
+    assert page.evaluate(visible) == sum(counts.values())
+    page.close()
+    assert not problems, problems
+
+
+#: The figures that have an interactive version (``run.figure(..., interactive=True)``): page -> figure.
+INTERACTIVE = {"notebooks/paper_a/fig1_loss_curves.html": "paper_a/fig1_loss_curves",
+               "notebooks/paper_a/fig3_stable_rank.html": "paper_a/fig3_stable_rank",
+               "notebooks/paper_b/sparse_classification.html": "paper_b/sparse_sweeps",
+               "notebooks/paper_c/grok_time.html": "paper_c/grok_time"}
+
+# The screen position of point k of trace i of a Plotly figure (for a real mouse move onto it).
+_POINT_JS = """([id, i, k]) => { const gd = document.getElementById(id); const t = gd._fullData[i];
+  const sp = gd._fullLayout._plots[t.xaxis + t.yaxis]; const r = gd.getBoundingClientRect();
+  return [r.left + sp.xaxis._offset + sp.xaxis.c2p(t.x[k]), r.top + sp.yaxis._offset + sp.yaxis.c2p(t.y[k])]; }"""
+
+
+@pytest.mark.parametrize("rel", sorted(INTERACTIVE))
+def test_interactive_figures_load_on_demand_and_answer_a_hover(site, browser, rel):
+    """The interactive version loads plotly.js from the book only when opened, draws, shows values on a hover
+    and hides a series on a click of its legend entry; nothing leaves the machine."""
+    from grok_lib.display import figure_label
+
+    base, _ = site
+    requested = []
+    page, problems = _open(browser, f"{base}/{rel}")
+    page.on("request", lambda r: "plotly" in r.url and requested.append(r.url))
+    div = "plotly-" + figure_label(INTERACTIVE[rel])
+    assert not requested, "plotly.js loaded before the reader asked for it"
+    page.click(f"details.interactive-figure:has(#{div}) > summary")
+    page.wait_for_selector(f"#{div}.js-plotly-plot .main-svg", timeout=30000)
+    assert len(requested) == 1 and requested[0].endswith("_static/plotly.min.js"), requested
+    n = page.evaluate("(id) => document.getElementById(id)._fullData.length", div)
+    trace = next(i for i in range(n) if page.evaluate(
+        "([id, i]) => { const t = document.getElementById(id)._fullData[i]; return t.visible === true && t.x.length > 4 && "
+        "t.hoverinfo !== 'skip' && t.x.some(v => v !== null); }", [div, i]))
+    k = page.evaluate("([id, i]) => document.getElementById(id)._fullData[i].x.findIndex(v => v !== null)", [div, trace])
+    k = k + page.evaluate("([id, i]) => Math.floor(document.getElementById(id)._fullData[i].x.length / 3)", [div, trace])
+    x, y = page.evaluate(_POINT_JS, [div, trace, k])
+    page.mouse.move(x, y)
+    page.wait_for_timeout(400)
+    label = page.eval_on_selector(f"#{div} .hoverlayer", "e => e.textContent")
+    assert label and any(c.isdigit() for c in label), f"no hover label at ({x:.0f}, {y:.0f}): {label!r}"
+    page.click(f"#{div} .legend .traces")
+    page.wait_for_timeout(800)  # Plotly waits out its double-click delay before it toggles a series
+    assert page.evaluate("(id) => document.getElementById(id)._fullData.some(t => t.visible === 'legendonly')", div)
+    page.screenshot(path=str(SHOTS / ("interactive__" + rel.replace("/", "__") + ".png")))
+    page.close()
+    assert not problems, problems
+
+
+def test_a_figure_opens_full_size_on_a_tap_on_a_phone(site, browser):
+    base, _ = site
+    page = browser.new_page(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    page.goto(f"{base}/notebooks/paper_c/grok_time.html", wait_until="networkidle")
+    url = page.url
+    page.locator("figure img.book-figure, img.book-figure").first.tap()
+    page.wait_for_selector(".figure-zoom", timeout=5000)
+    width = page.evaluate("() => document.querySelector('.figure-zoom img').getBoundingClientRect().width")
+    assert width > 390 and page.url == url, (width, page.url)
+    page.click(".figure-zoom button")
+    assert page.evaluate("() => !document.querySelector('.figure-zoom') || document.querySelector('.figure-zoom').hidden "
+                         "|| getComputedStyle(document.querySelector('.figure-zoom')).display === 'none'")
+    page.close()

@@ -4,7 +4,9 @@ manifest give: regenerating it gives the committed bytes, and it lists every cla
 import re
 
 from grok_lib.claims import headlines, load_records
-from grok_lib.landing import LANDING, render, results_table
+from grok_lib.display import claim_anchor
+from grok_lib.landing import LANDING, parts, render, results_table, short_statement, thumbnails
+from grok_lib.provenance import MANIFEST, load_manifest
 
 
 def test_the_committed_landing_page_is_regenerated_identically():
@@ -13,15 +15,41 @@ def test_the_committed_landing_page_is_regenerated_identically():
         "book/_landing.md is stale: run `.venv/bin/python scripts/make_landing.py` (make notebooks does)")
 
 
-def test_every_claim_is_in_the_results_table_with_its_headline_verdict_and_page():
+def test_every_claim_is_in_the_results_table_with_its_headline_verdict_and_its_verdict_anchor():
     text = render()
     heads = headlines(load_records(setting=None))
     for r in load_records():
-        row = next((line for line in text.splitlines() if f"[`{r['id']}`]" in line), None)
+        row = next((line for line in text.splitlines() if line.startswith("| ") and f"<code>{r['id']}</code>" in line), None)
         assert row is not None, f"{r['id']} is missing from the landing page"
         badge = row.split(" | ")[-1]
-        assert f"(../notebooks/{r['source']}.ipynb)" in row
+        assert f'href="../notebooks/{r["source"]}.html#{claim_anchor(r["id"])}"' in row
         assert badge.startswith(f'<span class="verdict verdict-{heads[r["id"]]["verdict"].replace(" ", "-")}"')
+
+
+def test_the_landing_page_leads_with_findings_then_the_gallery_then_the_grouped_table():
+    text = render()
+    order = [text.index(h) for h in ("## What the book finds", "## The figures", "## Every claim and its verdict")]
+    assert order == sorted(order)
+    for letter, caption in parts().items():
+        assert f"- **{caption}** — " in text and f"::::{{dropdown}} {caption} — " in text
+    # a gallery card links to its figure's anchor, and its image is the small thumbnail
+    assert ":link-type: url" in text and ".html#fig-paper-a-fig1-loss-curves" in text
+    assert ":img-top: figure_files/thumbs/paper_a/fig1_loss_curves.png" in text
+
+
+def test_the_committed_thumbnails_are_regenerated_identically_and_small():
+    made = thumbnails(load_manifest(MANIFEST))
+    assert made, "no thumbnails"
+    for path, data in made.items():
+        assert path.exists() and path.read_bytes() == data, f"{path} is stale: run scripts/make_landing.py"
+        assert len(data) <= 40_000, (path, len(data))
+
+
+def test_a_short_statement_never_cuts_maths():
+    assert short_statement("At $\\lambda = 0.9$ the time (with x) is long") == "At $\\lambda = 0.9$ the time"
+    assert short_statement("With $a: b$ and more: rest") == "With $a: b$ and more"
+    long = "word " * 30 + "$x + y$"
+    assert short_statement(long, 40).endswith(" …") and "$" not in short_statement(long, 40)
 
 
 def _record(cid, setting, verdict):

@@ -7,13 +7,19 @@
 * Search-result snippets: they are cut from each page's HTML text, where maths is TeX source;
   ``_static/search_math.js`` reads it as plain symbols first.
 * Bibliography: labels in the reference list read as the text cites them ("Tan et al., 2026").
+* Findings first: every chapter page opens with a box of its claims' verdicts, the numbers that carry
+  them and its main figure, and each part's overview page with its chapters' verdicts
+  (:mod:`grok_lib.findings`, written here from the claim records when the page is read).
 * Source maps: the themes ship ``*.map`` files (about 3 MB) that no reader needs; they are removed
   from the built book.
 """
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
+
+import yaml
 
 from pybtex.plugin import register_plugin
 from pybtex.style.formatting.plain import Style as PlainStyle
@@ -56,6 +62,43 @@ register_plugin("pybtex.style.labels", "book_author_year", AuthorYearLabels)
 register_plugin("pybtex.style.formatting", "book", BookStyle)
 
 
+def _part_chapters(root: Path, docname: str) -> dict[str, str]:
+    """The notebook chapters of the part whose overview page is ``docname`` ("book/paper_a"), in the
+    book's order: source ("paper_a/fig1_loss_curves") -> page title."""
+    from grok_lib import findings
+
+    toc = yaml.safe_load((root / "_toc.yml").read_text())
+    for part in toc.get("parts", []):
+        files = [c["file"] for c in part.get("chapters", [])]
+        if docname in files:
+            return {f.removeprefix("notebooks/"): findings.page_title(f.removeprefix("notebooks/"))
+                    for f in files if f.startswith("notebooks/")}
+    return {}
+
+
+def _findings_first(app, docname, source) -> None:
+    """Put the findings box at the top of a chapter page (a notebook) or a part's overview page."""
+    from grok_lib import claims, findings
+    from grok_lib.provenance import MANIFEST, load_manifest
+
+    root = Path(app.srcdir)
+    if docname.startswith("notebooks/paper_"):
+        block = findings.box(docname.removeprefix("notebooks/"), claims.load_records(setting=None),
+                             load_manifest(MANIFEST))
+        source[0] = findings.into_notebook(source[0], block)
+    elif docname in ("book/paper_a", "book/paper_b", "book/paper_c"):
+        part = docname[-1].upper()
+        block = findings.part_box(part, claims.load_records(setting=None), _part_chapters(root, docname))
+        source[0] = findings.after_title(source[0], block)
+
+
+def _no_figure_counter(app, config) -> None:
+    """No automatic "Fig. N": the figures are named by the papers' own numbers ("Paper A, Figure 2"), which a
+    book counter would collide with. ``numfig: false`` in _config.yml is not enough: sphinx_jupyterbook_latex,
+    which Jupyter Book always loads, sets it back to True when the configuration is read."""
+    config.numfig = False
+
+
 def _remove_source_maps(app, exception) -> None:
     if exception is not None or app.builder.format != "html":
         return
@@ -66,5 +109,8 @@ def _remove_source_maps(app, exception) -> None:
 def setup(app):
     app.add_search_language(BookEnglish)
     app.add_js_file("search_math.js")  # search-result snippets read maths as symbols, not TeX
+    app.connect("config-inited", _no_figure_counter, priority=900)  # after sphinx_jupyterbook_latex's (500)
+    app.connect("source-read", _findings_first)
+    app.add_js_file("claims_filter.js")  # the claims report's verdict filter (does nothing on other pages)
     app.connect("build-finished", _remove_source_maps)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -26,7 +26,8 @@
   const script = (text, table, marker) => {
     const chars = [...text];
     return chars.every((c) => c in table) ? chars.map((c) => table[c]).join("")
-      : marker + (/^[A-Za-z0-9]+$/.test(text) ? text : `(${text})`);
+      // a word-like script keeps a space after it, so that "Σ_tr t" does not read "Σ_trt"
+      : marker + (/^[A-Za-z0-9]+$/.test(text) ? (text.length > 1 ? text + " " : text) : `(${text})`);
   };
 
   // One TeX formula as plain text: commands to symbols, \frac{a}{b} to a/b, scripts to Unicode

@@ -109,7 +109,22 @@ def matrix_completion_figure(h: History) -> Figure:
     axes[0].set_title(f"(a) errors against steps, {run_label(h)}")
     axes[1].set_title(r"(b) errors against $\lambda t/\ln\alpha$")
     axes[2].set_title("(c) nuclear norm and stable rank of W")
+    one_legend_below(fig)
     return fig
+
+
+def one_legend_below(fig, ncol: int = 4) -> None:
+    """The panels' legends as one legend below the figure, each label once: panels that share their entries
+    (the same curves against steps and against the clock) do not repeat them, and no legend covers data."""
+    handles, labels = [], []
+    for ax in fig.axes:
+        if ax.get_legend() is not None:
+            ax.get_legend().remove()
+        for handle, label in zip(*ax.get_legend_handles_labels()):
+            if label not in labels:
+                handles.append(handle)
+                labels.append(label)
+    fig.legend(handles, labels, loc="outside lower center", ncol=ncol, fontsize=8)
 
 
 def modadd_fits(alpha_sweep: Sequence[History], lambda_sweep: Sequence[History]) -> Figure:

@@ -98,7 +98,7 @@ def test_every_record_links_to_its_notebook():
     for r in records:
         assert (NOTEBOOKS / f"{r['source']}.ipynb").exists(), r["source"]
         assert r["source"].split("/")[0] in parts(), r["source"]
-    assert "(paper_a/fig1_loss_curves.ipynb)" in claims.markdown_table(records)
+    assert 'href="paper_a/fig1_loss_curves.html#claim-a-fig1-train-fit"' in claims.markdown_table(records)
 
 
 def test_claim_texts_are_typeset_on_the_page_but_kept_as_measured():

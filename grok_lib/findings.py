@@ -1,0 +1,158 @@
+"""The findings box at the top of every chapter page: what the page's claims are, how each came
+out (the headline verdict: the weakest across the settings it was judged at), the numbers that
+carry it and the page's main figure, before any settings, tables or code.
+
+Nothing in a box is typed: it is written when the book is built (``book/_ext/book_ext.py``) from
+the claim records the notebooks wrote (``book/claims``) and the figure manifest
+(``book/figures.yml``), so it always shows the executed notebook's own numbers.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from typing import Sequence
+
+from . import paths
+from .claims import DEFAULT_SETTING, VERDICTS, headlines
+from .display import claim_anchor, figure_label, verdict_badge
+from .tables import typeset
+
+#: The settings in a few words, for the narrow verdict cells (the claims report names them in full).
+SHORT = {DEFAULT_SETTING: "default profile", "paper": "paper's settings (unordered pairs)",
+         "paper_ordered": "paper's settings (ordered pairs)", "seeds": "seeds 0–2"}
+#: The longest excerpt of a measured text a box shows (the claims report has the whole text).
+EXCERPT_CHARS = 170
+_MARK = {"reproduced": "✓", "partly": "◐", "not reproduced": "✗"}
+
+
+def stronger_settings(headline: dict) -> str:
+    """The settings at which a claim came out stronger than its headline verdict ("reproduced at: paper's
+    settings (unordered pairs)"), or ""."""
+    stronger: dict[str, list[str]] = {}
+    for setting, verdict in headline["by_setting"].items():
+        if verdict != headline["verdict"]:
+            stronger.setdefault(verdict, []).append(SHORT.get(setting, setting))
+    return "; ".join(f"{v} at: {', '.join(where)}" for v, where in stronger.items())
+
+
+def verdict_cell(headline: dict) -> str:
+    """A claim's headline verdict (the weakest across its settings) and, in small type, the settings that
+    gave a stronger one."""
+    stronger = stronger_settings(headline)
+    return verdict_badge(headline["verdict"]) + (f"<br><small>{stronger}</small>" if stronger else "")
+
+
+def count_line(verdicts: Sequence[str]) -> str:
+    """"6 ✓ reproduced · 8 ◐ partly · 3 ✗ not reproduced" (verdicts with no claim left out)."""
+    c = Counter(verdicts)
+    return " · ".join(f"{c[v]} {_MARK[v]} {v}" for v in VERDICTS if c[v])
+
+
+# A sentence or clause end: ". " after a non-digit (not a decimal point) or "; ".
+_CLAUSE = re.compile(r"(?<=[^0-9])\. |; ")
+# A summary over seeds ("partly for all 3 seeds. seed 0 (partly): ...") leads with words, not numbers.
+_SEEDS = re.compile(r"^(?:reproduced|partly|not reproduced) (?:for all \d+ seeds|on \d+ of \d+ seeds[^.]*)\.\s*"
+                    r"seed (\d+) \([a-z ]+\):\s*")
+
+
+def excerpt(measured: str, limit: int = EXCERPT_CHARS) -> str:
+    """The measured text's first clause, the one that carries its numbers (for a verdict over seeds, the
+    first seed's, named), cut at a comma if it is longer than ``limit``."""
+    seed = ""
+    m = _SEEDS.match(measured)
+    if m:
+        seed, measured = f" (seed {m.group(1)})", measured[m.end():]
+    first = _CLAUSE.split(measured, maxsplit=1)[0].strip().rstrip(".")
+    if len(first) > limit:
+        cut = first.rfind(", ", 0, limit)
+        first = first[: cut if cut > 0 else limit].rstrip() + " …"
+    return first + seed
+
+
+def page_title(source: str, notebooks=paths.ROOT / "notebooks") -> str:
+    """A chapter's title: the first heading of its notebook (``source``: "paper_c/loss_curves")."""
+    cells = json.loads((notebooks / f"{source}.ipynb").read_text())["cells"]
+    text = "".join(next((c for c in cells if c["cell_type"] == "markdown"), {"source": ""})["source"])
+    return next((line[2:].strip() for line in text.splitlines() if line.startswith("# ")), source)
+
+
+def page_records(records: Sequence[dict], source: str) -> list[dict]:
+    """The default-setting records a page wrote (``source``: "paper_c/loss_curves"), in their order."""
+    return [r for r in records if r["source"] == source and r.get("setting", DEFAULT_SETTING) == DEFAULT_SETTING]
+
+
+def main_figure(manifest: dict, notebook: str) -> str | None:
+    """The first figure the manifest lists for ``notebook`` ("notebooks/paper_c/loss_curves.ipynb")."""
+    return next((name for name, entry in manifest.items() if entry["notebook"] == notebook), None)
+
+
+def box(source: str, records: Sequence[dict], manifest: dict, figure_root: str = "../../book/figure_files") -> str:
+    """The findings box of the notebook page ``source`` (MyST), or "" for a page that judges no claim.
+
+    ``records`` are every setting's records (``load_records(setting=None)``); links point into the page
+    (the claim's verdict, the figure's anchor); ``figure_root`` is the shipped figures' folder relative
+    to the page."""
+    mine = page_records(records, source)
+    if not mine:
+        return ""
+    heads = headlines(records)
+    lines = [f"**{len(mine)} claim{'s' if len(mine) != 1 else ''} checked here:** "
+             f"{count_line([heads[r['id']]['verdict'] for r in mine])}.", ""]
+    for r in mine:
+        # raw <a>: an in-page anchor that is not a heading is a missing reference to MyST (a warning)
+        stronger = stronger_settings(heads[r["id"]])
+        lines.append(f"- {verdict_badge(heads[r['id']]['verdict'])} <a href=\"#{claim_anchor(r['id'])}\">**`{r['id']}`**</a> "
+                     f"{typeset(r['statement'])}<br>*Measured:* {typeset(excerpt(r['measured']))}"
+                     + (f" <small class=\"stronger\">({stronger})</small>" if stronger else ""))
+    figure = main_figure(manifest, f"notebooks/{source}.ipynb")
+    if figure:
+        title = manifest[figure]["title"]
+        lines += ["", f"```{{image}} {figure_root}/{figure}.png\n:alt: {title}\n:width: 100%\n"
+                      f":target: \"#{figure_label(figure)}\"\n:class: findings-figure\n```", "",
+                  f"<small>{typeset(title)}: <a href=\"#{figure_label(figure)}\">the figure and its data below</a>; "
+                  "the measured texts and tolerances in full at each verdict.</small>"]
+    body = "\n".join(lines)
+    return f"::::{{admonition}} What this page finds\n:class: findings\n\n{body}\n::::\n"
+
+
+def part_box(part: str, records: Sequence[dict], docs: dict[str, str]) -> str:
+    """The findings box of a part's overview page: per chapter (``docs``: source -> page title, in the
+    book's order), its claims' headline verdicts, linked to each verdict."""
+    heads = headlines(records)
+    rows = [r for r in records if r["paper"] == part and r.get("setting", DEFAULT_SETTING) == DEFAULT_SETTING]
+    if not rows:
+        return ""
+    lines = [f"**{len(rows)} claims checked:** {count_line([heads[r['id']]['verdict'] for r in rows])}.", ""]
+    for source, title in docs.items():
+        mine = [r for r in rows if r["source"] == source]
+        if not mine:
+            continue
+        marks = ", ".join(f"<a href=\"../notebooks/{source}.html#{claim_anchor(r['id'])}\">"
+                          f"{_MARK[heads[r['id']]['verdict']]} <code>{r['id']}</code></a>" for r in mine)
+        lines.append(f"- {{doc}}`{title} <../notebooks/{source}>`: {marks}")
+    body = "\n".join(lines)
+    return f"::::{{admonition}} What this part finds\n:class: findings\n\n{body}\n::::\n"
+
+
+def after_title(markdown: str, block: str) -> str:
+    """``markdown`` with ``block`` inserted after its first level-1 heading (at the top if it has none)."""
+    if not block:
+        return markdown
+    lines = markdown.split("\n")
+    at = next((i + 1 for i, line in enumerate(lines) if line.startswith("# ")), 0)
+    return "\n".join([*lines[:at], "", block, *lines[at:]])
+
+
+def into_notebook(text: str, block: str) -> str:
+    """A notebook's JSON text with ``block`` inserted after the title of its first markdown cell."""
+    if not block:
+        return text
+    nb = json.loads(text)
+    cell = next((c for c in nb["cells"] if c["cell_type"] == "markdown"), None)
+    if cell is None:
+        return text
+    source = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+    cell["source"] = after_title(source, block)
+    return json.dumps(nb)
