@@ -18,6 +18,7 @@ The shared core, one module per concern (it imports no paper package):
 - :mod:`grok_lib.figure_numbers`  figure regression of the numbers behind a figure
 - :mod:`grok_lib.recorded`        recorded runs: long runs computed once, committed, checked against today's code
 - :mod:`grok_lib.provenance`      the figure manifest and the caption under each figure
+- :mod:`grok_lib.code_version`    which code made a number: the library's source hash and the commit
 - :mod:`grok_lib.style`           the house plot style and saving figures
 - :mod:`grok_lib.tables`          tables for notebook output (Markdown for the book, fixed-width text)
 - :mod:`grok_lib.display`         figures, tables and verdicts as the book shows them (Markdown)

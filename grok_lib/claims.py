@@ -217,16 +217,24 @@ def measured_cell(text) -> str:
     return cell.replace("; ", ";<br>") if len(str(text)) > LONG_CELL else cell
 
 
-def badge(verdict: str) -> str:
-    """A verdict marked by colour and word, as the notebooks' verdicts are (:func:`grok_lib.display.verdict_badge`)."""
-    from .display import verdict_badge  # late: display is the notebooks' module
+#: Each verdict's mark: a verdict is shown by colour (CSS class) and by word, the mark repeats it.
+VERDICT_MARKS = {"reproduced": "✓", "partly": "◐", "not reproduced": "✗"}
 
-    return verdict_badge(verdict)
+
+def badge(verdict: str) -> str:
+    """A verdict as inline HTML, marked by colour (CSS class) and by word: ``✓ reproduced``."""
+    slug = verdict.replace(" ", "-")
+    return f'<span class="verdict verdict-{slug}">{VERDICT_MARKS.get(verdict, "")} {verdict}</span>'
+
+
+def claim_anchor(claim_id: str) -> str:
+    """The HTML anchor of a claim's verdict on its page ("C.dyn.exact" -> "claim-c-dyn-exact")."""
+    from docutils.nodes import make_id
+
+    return make_id(f"claim-{claim_id}")
 
 
 def _row(r: dict) -> str:
-    from .display import claim_anchor  # late: display is the notebooks' module
-
     link = f'<a href="{r["source"]}.html#{claim_anchor(r["id"])}"><code>{r["id"]}</code></a>'
     return (f"| {link}: {table_cell(r['statement'])} | {measured_cell(r['measured'])}<br>*{table_cell(r['tolerance'])}* "
             f"| {badge(r['verdict'])} |")

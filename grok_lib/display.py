@@ -29,6 +29,8 @@ from typing import Optional, Sequence
 
 from . import paths
 from .atomic import atomic_write
+from .claims import VERDICT_MARKS, claim_anchor, format_results  # noqa: F401  (VERDICT_MARKS: re-exported)
+from .claims import badge as verdict_badge
 from .tables import typeset
 
 #: The smallest font size, in CSS pixels, of any text of a figure where the book shows it at 1280 px.
@@ -52,9 +54,6 @@ SHIPPED = paths.ROOT / "book" / "figure_files"
 #: The title of the dropdown that holds a figure's interactive version (FigureView.explorer).
 EXPLORE = "Explore this figure (interactive: hover, zoom, click a legend entry to hide it)"
 
-VERDICT_MARKS = {"reproduced": "✓", "partly": "◐", "not reproduced": "✗"}
-
-
 def markdown_to_html(text: str) -> str:
     """The little Markdown of captions as HTML: ``**bold**``, ```code```, ``[text](link)``; inline
     HTML (``<a>``) is kept."""
@@ -72,12 +71,6 @@ def markdown_to_html(text: str) -> str:
         part = re.sub(r"\[([^\]]+)\]\(([^)]+)\)", r'<a href="\2">\1</a>', part)
         out.append(part)
     return "".join(out)
-
-
-def verdict_badge(verdict: str) -> str:
-    """A verdict as inline HTML, marked by colour (CSS class) and by word: ``✓ reproduced``."""
-    slug = verdict.replace(" ", "-")
-    return f'<span class="verdict verdict-{slug}">{VERDICT_MARKS.get(verdict, "")} {verdict}</span>'
 
 
 # ---------------------------------------------------------------------------------------------
@@ -274,13 +267,6 @@ def figure_label(name: str) -> str:
     return make_id(f"fig-{name}")
 
 
-def claim_anchor(claim_id: str) -> str:
-    """The HTML anchor of a claim's verdict on its page ("C.dyn.exact" -> "claim-c-dyn-exact")."""
-    from docutils.nodes import make_id
-
-    return make_id(f"claim-{claim_id}")
-
-
 @dataclass
 class FigureView:
     """A saved figure as the book shows it (see the module docstring)."""
@@ -366,8 +352,6 @@ class Verdicts:
         return "\n\n".join(blocks)
 
     def __repr__(self) -> str:
-        from .claims import format_results
-
         return "\n".join(t for t in (format_results(self.results), self.note) if t)
 
     def _repr_pretty_(self, p, cycle):

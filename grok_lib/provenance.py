@@ -7,14 +7,13 @@ the notebook, the parameters it ran with and the exact library code.
 
 from __future__ import annotations
 
-import hashlib
 import subprocess
-from functools import lru_cache
 from pathlib import Path
 
 import yaml
 
 from . import __version__, paths
+from .code_version import LIBRARY, git_commit, library_files, library_hash  # noqa: F401  (re-exported)
 
 MANIFEST = paths.ROOT / "book" / "figures.yml"
 
@@ -27,36 +26,6 @@ def load_manifest(path: Path = MANIFEST) -> dict[str, dict]:
         if missing:
             raise ValueError(f"{path.name}: figure {name} lacks {', '.join(sorted(missing))}")
     return data
-
-
-@lru_cache(maxsize=1)
-def library_hash() -> str:
-    """A short hash of every grok_lib source file, the paper packages included: identifies the
-    exact library code."""
-    h = hashlib.sha256()
-    for f in library_files():
-        h.update(f.relative_to(LIBRARY).as_posix().encode())
-        h.update(f.read_bytes())
-    return h.hexdigest()[:12]
-
-
-LIBRARY = Path(__file__).parent
-
-
-def library_files() -> list[Path]:
-    """Every source file of grok_lib, in every subpackage, sorted."""
-    return sorted(LIBRARY.rglob("*.py"))
-
-
-def git_commit() -> str:
-    """``git describe --always --dirty`` of the repository, or 'unknown' outside git."""
-    try:
-        out = subprocess.run(
-            ["git", "describe", "--always", "--dirty"], cwd=paths.ROOT, capture_output=True, text=True, timeout=10
-        )
-        return out.stdout.strip() or "unknown"
-    except (OSError, subprocess.SubprocessError):
-        return "unknown"
 
 
 def caption(name: str, parameters: dict) -> str:

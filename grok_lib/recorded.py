@@ -35,7 +35,8 @@ from typing import Sequence
 
 import numpy as np
 
-from . import __version__, arithmetic, paths, provenance
+from . import __version__, arithmetic, paths
+from .code_version import git_commit, library_hash
 from .atomic import atomic_write
 from .config import ConfigError, to_dict
 from .history import History, load_npz
@@ -133,7 +134,7 @@ def write(name: str, description: str, configs: Sequence, histories: Sequence[Hi
     manifest = {
         "set": name, "description": description, "command": f"{COMMAND} {name}",
         "recorded": datetime.date.today().isoformat(), "grok_lib": __version__,
-        "library_hash": provenance.library_hash(), "commit": provenance.git_commit(),
+        "library_hash": library_hash(), "commit": git_commit(),
         "machine": machine(), "torch": torch.__version__, "threads": threads, "runs": runs,
         "arithmetic": arithmetic.describe(),
     }

@@ -10,9 +10,11 @@ from typing import Callable, Sequence
 
 def format_value(value) -> str:
     """Epoch-like numbers as integers, NaN as 'never', small or large floats in e-notation, booleans as
-    yes / no (a reader's words, not Python's)."""
+    yes / no, lists as [a, b] and an empty one as 'none' (a reader's words, not Python's)."""
     if isinstance(value, bool):
         return "yes" if value else "no"
+    if isinstance(value, (tuple, list)):  # a setting that is a list: its items, or "none" (not Python's "()")
+        return "[" + ", ".join(format_value(v) for v in value) + "]" if value else "none"
     if isinstance(value, float) and math.isnan(value):
         return "never"
     if isinstance(value, float) and value.is_integer() and abs(value) >= 10:

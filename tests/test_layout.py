@@ -35,6 +35,15 @@ def test_the_core_imports_no_paper_package(path):
     assert not bad, f"core module {path.name} imports {bad}"
 
 
+def test_the_core_has_no_import_circle():
+    """No two core modules import each other, even inside a function (a late import hides a circle, it does not
+    break it): e.g. the claims module holds the verdict marks and the display imports them, never the reverse."""
+    names = {f"grok_lib.{p.stem}": p for p in CORE}
+    edges = {m: {n for n in imported_modules(p) if n in names and n != m} for m, p in names.items()}
+    circles = sorted(f"{a} <-> {b}" for a in edges for b in edges[a] if a in edges.get(b, ()) and a < b)
+    assert not circles, circles
+
+
 def test_the_import_check_sees_relative_and_nested_imports(tmp_path):
     probe = LIB / "_probe_for_test.py"
     probe.write_text("def f():\n    from .paper_a import train\n")

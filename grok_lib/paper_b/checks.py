@@ -111,7 +111,9 @@ def regime_cosines(sparse_runs: Sequence[History]) -> tuple[str, str]:
 def misgrokking(h: History) -> tuple[str, str]:
     early = measure.value_in_clock(h, "test_acc", *KERNEL_WINDOW)
     final = h.final("test_acc")
-    text = (f"test accuracy {early:.3f} early → {final:.3f} at clock {measure.clock(h)[-1]:.2f} "
+    c = h.config  # the run's own gamma, d and n (the default profile scales the paper's gamma = 25, d = 1e5 down)
+    text = (f"at γ = {c['gamma']:g}, d = {c['d']}, n = {c['n_train']}: "
+            f"test accuracy {early:.3f} early → {final:.3f} at clock {measure.clock(h)[-1]:.2f} "
             f"(test accuracy of the max-L2-margin classifier {h.meta.get('l2_test_acc', math.nan):.3f}, "
             f"of the max-L1-margin classifier {h.meta.get('l1_test_acc', math.nan):.3f}); "
             f"cos L1 at the end {h.final('cos_l1'):.3f}")
