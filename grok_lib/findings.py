@@ -15,8 +15,10 @@ from collections import Counter
 from typing import Sequence
 
 from . import paths
-from .claims import DEFAULT_SETTING, VERDICTS, headlines
-from .display import claim_anchor, figure_label, verdict_badge
+from .claims import DEFAULT_SETTING, VERDICT_MARKS, VERDICTS, headlines
+from .claims import badge as verdict_badge
+from .claims import claim_anchor
+from .display import figure_label
 from .tables import typeset
 
 #: The settings in a few words, for the narrow verdict cells (the claims report names them in full).
@@ -24,7 +26,6 @@ SHORT = {DEFAULT_SETTING: "default profile", "paper": "paper's settings (unorder
          "paper_ordered": "paper's settings (ordered pairs)", "seeds": "seeds 0–2"}
 #: The longest excerpt of a measured text a box shows (the claims report has the whole text).
 EXCERPT_CHARS = 170
-_MARK = {"reproduced": "✓", "partly": "◐", "not reproduced": "✗"}
 
 
 def stronger_settings(headline: dict) -> str:
@@ -47,7 +48,7 @@ def verdict_cell(headline: dict) -> str:
 def count_line(verdicts: Sequence[str]) -> str:
     """"6 ✓ reproduced · 8 ◐ partly · 3 ✗ not reproduced" (verdicts with no claim left out)."""
     c = Counter(verdicts)
-    return " · ".join(f"{c[v]} {_MARK[v]} {v}" for v in VERDICTS if c[v])
+    return " · ".join(f"{c[v]} {VERDICT_MARKS[v]} {v}" for v in VERDICTS if c[v])
 
 
 # A sentence or clause end: ". " after a non-digit (not a decimal point) or "; ".
@@ -130,7 +131,7 @@ def part_box(part: str, records: Sequence[dict], docs: dict[str, str]) -> str:
         if not mine:
             continue
         marks = ", ".join(f"<a href=\"../notebooks/{source}.html#{claim_anchor(r['id'])}\">"
-                          f"{_MARK[heads[r['id']]['verdict']]} <code>{r['id']}</code></a>" for r in mine)
+                          f"{VERDICT_MARKS[heads[r['id']]['verdict']]} <code>{r['id']}</code></a>" for r in mine)
         lines.append(f"- {{doc}}`{title} <../notebooks/{source}>`: {marks}")
     body = "\n".join(lines)
     return f"::::{{admonition}} What this part finds\n:class: findings\n\n{body}\n::::\n"

@@ -16,7 +16,7 @@
 
 from __future__ import annotations
 
-import json
+import functools
 from pathlib import Path
 
 import yaml
@@ -76,19 +76,27 @@ def _part_chapters(root: Path, docname: str) -> dict[str, str]:
     return {}
 
 
-def _findings_first(app, docname, source) -> None:
-    """Put the findings box at the top of a chapter page (a notebook) or a part's overview page."""
-    from grok_lib import claims, findings
+@functools.lru_cache(maxsize=1)
+def _records_and_manifest() -> tuple:
+    """The claim records and the figure manifest, read once per build (every page's box reads them)."""
+    from grok_lib import claims
     from grok_lib.provenance import MANIFEST, load_manifest
 
+    return claims.load_records(setting=None), load_manifest(MANIFEST)
+
+
+def _findings_first(app, docname, source) -> None:
+    """Put the findings box at the top of a chapter page (a notebook) or a part's overview page."""
+    from grok_lib import findings
+
     root = Path(app.srcdir)
+    records, manifest = _records_and_manifest()
     if docname.startswith("notebooks/paper_"):
-        block = findings.box(docname.removeprefix("notebooks/"), claims.load_records(setting=None),
-                             load_manifest(MANIFEST))
+        block = findings.box(docname.removeprefix("notebooks/"), records, manifest)
         source[0] = findings.into_notebook(source[0], block)
     elif docname in ("book/paper_a", "book/paper_b", "book/paper_c"):
         part = docname[-1].upper()
-        block = findings.part_box(part, claims.load_records(setting=None), _part_chapters(root, docname))
+        block = findings.part_box(part, records, _part_chapters(root, docname))
         source[0] = findings.after_title(source[0], block)
 
 
