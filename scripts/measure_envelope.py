@@ -18,6 +18,7 @@ run keys name the arithmetic, so the variants share the run store without mixing
     .venv/bin/python scripts/measure_envelope.py              # every variant (about 10 min each)
     .venv/bin/python scripts/measure_envelope.py --variants native
     .venv/bin/python scripts/measure_envelope.py --here       # on a machine outside the book's arithmetic
+    .venv/bin/python scripts/measure_envelope.py --regrade    # after a claim's measure or tolerance changed
 
 After the book is re-recorded in a new pin set of its own vendor (``grok_lib/arithmetic.py``'s ``PIN_SETS``),
 two steps carry the envelope over instead of measuring every variant again:
@@ -125,7 +126,8 @@ def figure_values() -> dict:
             for name, compute in import_module(f"grok_lib.{part}.setup").figure_numbers().items()}
 
 
-def prefixes() -> dict:
+def prefixes(names: list[str] | None = None) -> dict:
+    """Each recorded set's (or only those ``names``') first steps retrained in this process's arithmetic."""
     import torch
 
     from grok_lib import recorded
@@ -133,15 +135,18 @@ def prefixes() -> dict:
     torch.set_num_threads(1)  # as the recordings were made
     out = {}
     for name, (_, configs, _) in recorded.definitions().items():
+        if names is not None and name not in names:
+            continue
         rows = recorded.retrain_prefix(configs()[-1], PREFIX_STEPS)
         out[name] = {str(s): r for s, r in rows.items()}
     return out
 
 
-def notebook_verdicts(folder: Path) -> dict:
-    """Every figure notebook executed in this arithmetic (two at a time) into ``folder``; the verdicts
-    of the claim records they wrote there (a run outside the book's arithmetic never writes book/claims)."""
-    notebooks = sorted((ROOT / "notebooks").glob("paper_*/*.ipynb"))
+def notebook_verdicts(folder: Path, notebooks: list[Path] | None = None) -> dict:
+    """``notebooks`` (every figure notebook by default) executed in this arithmetic (two at a time) into
+    ``folder``; the verdicts of the claim records they wrote there (a run outside the book's arithmetic never
+    writes book/claims)."""
+    notebooks = notebooks or sorted((ROOT / "notebooks").glob("paper_*/*.ipynb"))
 
     def execute(nb: Path) -> None:
         out = folder / nb.parent.name / nb.name
@@ -159,10 +164,20 @@ def notebook_verdicts(folder: Path) -> dict:
             for d in sorted(folder.rglob("claims")) if d.is_dir() for r in claims.load_records(d, setting=None)}
 
 
-def worker(out: Path) -> None:
-    """In one variant's process: train the book's runs, then measure everything."""
+def worker(out: Path, notebooks: list[str] | None = None, sets: list[str] | None = None) -> None:
+    """In one variant's process: train the book's runs, then measure everything; with ``notebooks`` or ``sets``
+    (a re-grade: sources such as ``paper_c/weight_decay``, recorded sets new since the envelope was measured),
+    only those notebooks' verdicts (each trains the runs it needs on a miss) and those sets' first steps."""
     from grok_lib import arithmetic
 
+    if notebooks is not None or sets is not None:
+        verdicts = {}
+        if notebooks:
+            with tempfile.TemporaryDirectory() as tmp:
+                verdicts = notebook_verdicts(Path(tmp), [ROOT / "notebooks" / f"{n}.ipynb" for n in notebooks])
+        out.write_text(json.dumps({"arithmetic": arithmetic.describe(), "verdicts": verdicts,
+                                   "prefix": prefixes(sets) if sets else {}}, sort_keys=True))
+        return
     subprocess.run([sys.executable, str(ROOT / "scripts" / "train_book_runs.py")], check=True)
     with tempfile.TemporaryDirectory() as tmp:
         verdicts = notebook_verdicts(Path(tmp))
@@ -178,6 +193,102 @@ def book_verdicts() -> dict:
     from grok_lib import claims
 
     return {f"{r['id']}|{r['setting']}": r.get("verdict_here") or r["verdict"] for r in claims.load_records(setting=None)}
+
+
+def book_gradings() -> dict:
+    """Each claim's grading as the committed records hold it (``id|setting`` -> :func:`grok_lib.claims.grading`):
+    what the verdicts measured now are measured under."""
+    from grok_lib import claims
+
+    return {f"{r['id']}|{r['setting']}": claims.grading(r) for r in claims.load_records(setting=None)}
+
+
+def kernels(facts: dict) -> tuple:
+    """What names an arithmetic variant's kernels: the CPU vendor and the MKL, ATen and OpenBLAS branches (a
+    re-measured variant must compute with its recorded ones; its id also names library versions and, for a
+    retired book, a pin set the id scheme of today spells differently)."""
+    return facts["vendor"], facts["mkl_cbwr"], facts["aten"], facts["openblas_core"]
+
+
+def stale_sources(envelope: dict, name: str) -> list[str]:
+    """The notebooks (sources such as ``paper_c/weight_decay``) holding a claim whose verdict in variant ``name``
+    was measured under another grading than the records' (or not at all)."""
+    from grok_lib import claims
+
+    graded = envelope.get("grading", {}).get(name, {})
+    return sorted({r["source"] for r in claims.load_records(setting=None)
+                   if graded.get(f"{r['id']}|{r['setting']}") != claims.grading(r)})
+
+
+def regrade(only: list[str] | None = None) -> int:
+    """``--regrade``: after claims were re-graded (their measure or tolerance changed, no run's numbers did) or
+    added, the verdicts of this machine's variants measured again under the new grading: for each variant, the
+    notebooks holding a claim whose verdict it measured under another grading (or never) are executed in its
+    arithmetic, and all their claims' verdicts and gradings replace the old ones; the book's verdicts are read
+    from the records. A recorded set new since the envelope was measured gets its first steps retrained in each
+    variant, and its tolerance in other arithmetic is their largest spread.
+    Variants measured on another machine keep theirs, with the grading they were measured under: until --here
+    runs there again, tests there compare only the claims whose grading they measured
+    (:func:`grok_lib.claims.measured_here`). Then `make notebooks` (a variant that disagrees makes a verdict
+    "partly")."""
+    from grok_lib import arithmetic
+
+    if arithmetic.tier() != "exact":
+        sys.exit("measure_envelope.py: --regrade runs in the arithmetic the book is recorded in "
+                 f"(book/arithmetic.json): this process computes in {arithmetic.summary()}")
+    from grok_lib import recorded
+
+    envelope = json.loads(OUT.read_text())
+    gradings = book_gradings()
+    new_sets = sorted(set(recorded.definitions()) - set(envelope["prefix"]))  # recorded since the envelope
+    samples = []
+    SAMPLES.mkdir(parents=True, exist_ok=True)
+    for name, variant in envelope["variants"].items():
+        if "machine" in variant:
+            continue
+        sources = [s for s in stale_sources(envelope, name) if not only or s in only]
+        sets = new_sets
+        if not sources and not sets:
+            print(f"variant {name}: every verdict measured under the current grading", flush=True)
+            continue
+        t0 = time.perf_counter()
+        tag = hashlib.sha256(json.dumps([variant["env"], sources, sets, gradings], sort_keys=True).encode()).hexdigest()[:8]
+        out = SAMPLES / f"regrade-{name}-{tag}.json"  # kept: a rerun after a failure skips what is measured
+        if not out.exists():
+            subprocess.run([sys.executable, __file__, "--worker", str(out), "--notebooks", *sources,
+                            "--sets", *sets], env=variant_env(variant["env"]), check=True)
+        sample = json.loads(out.read_text())
+        if kernels(sample["arithmetic"]) != kernels(variant["arithmetic"]):
+            sys.exit(f"measure_envelope.py: variant {name} computed with {kernels(sample['arithmetic'])}, not with "
+                     f"its recorded {kernels(variant['arithmetic'])} (another machine?)")
+        if sample.get("prefix"):
+            samples.append(sample["prefix"])
+        keys = [k for k in gradings if k in sample["verdicts"]]
+        envelope["verdicts"][name].update({k: sample["verdicts"][k] for k in keys})
+        envelope["grading"].setdefault(name, {}).update({k: gradings[k] for k in keys})
+        print(f"variant {name}: {len(keys)} verdicts of {', '.join(sources)} measured again "
+              f"({time.perf_counter() - t0:.0f} s)", flush=True)
+    if new_sets:  # their tolerance in other arithmetic: the largest spread of their first steps measured here
+        histories = recorded_histories(names=new_sets)
+        moves = [prefix_moves(histories, sample) for sample in [prefixes(new_sets)] + samples]
+        for set_name in new_sets:
+            worst: dict[str, float] = {}
+            for move in moves:
+                for metric, w in move[set_name].items():
+                    worst[metric] = max(worst.get(metric, 0.0), w)
+            envelope["prefix"][set_name] = {"rtol": {m: round_up(w) for m, w in sorted(worst.items())},
+                                            "steps": PREFIX_STEPS, "measured_on": envelope["book"]["vendor"]}
+        print(f"first steps of the new recorded sets {', '.join(new_sets)} measured in {len(samples)} variants")
+    envelope["verdicts"]["book"] = book_verdicts()
+    write_envelope(envelope)
+    mine = {n: {"verdicts": v} for n, v in envelope["verdicts"].items()
+            if n != "book" and "machine" not in envelope["variants"][n]}
+    elsewhere = sorted(n for n, v in envelope["variants"].items() if "machine" in v)
+    print(f"wrote {OUT.relative_to(ROOT)}; verdicts that differ from the book's: {differing_verdicts(envelope, mine)}")
+    if elsewhere:
+        print(f"the variants measured on other machines ({', '.join(elsewhere)}) keep the verdicts of the grading "
+              f"they were measured under: run this script with --here there again")
+    return 0
 
 
 def round_up(x: float) -> float:
@@ -207,12 +318,13 @@ def prefix_tolerance(samples: list[dict]) -> dict:
     return out
 
 
-def recorded_histories(root: Path | None = None) -> dict:
-    """Each recorded set's last history, as recorded (under ``root``, the repository's by default)."""
+def recorded_histories(root: Path | None = None, names: list[str] | None = None) -> dict:
+    """Each recorded set's (or only those ``names``') last history, as recorded (under ``root``, the
+    repository's by default)."""
     from grok_lib import recorded
 
     return {name: recorded.load(name, configs(), root or recorded.RECORDED).histories[-1]
-            for name, (_, configs, _) in recorded.definitions().items()}
+            for name, (_, configs, _) in recorded.definitions().items() if names is None or name in names}
 
 
 def prefix_moves(histories: dict, sample: dict) -> dict:
@@ -252,11 +364,25 @@ def main() -> int:
                          "verdicts as a variant of this machine")
     ap.add_argument("--add-book", action="store_true",
                     help="after re-recording the book: widen the committed envelope by the new book's numbers")
+    ap.add_argument("--regrade", nargs="*", metavar="SOURCE",
+                    help="after a claim's grading changed: measure this machine's variants' verdicts of the "
+                         "re-graded claims again (only those of the notebooks SOURCE, e.g. paper_b/modular_addition, "
+                         "where given)")
     ap.add_argument("--worker", help=argparse.SUPPRESS)
+    ap.add_argument("--notebooks", nargs="*", help=argparse.SUPPRESS)
+    ap.add_argument("--sets", nargs="*", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.worker:
-        worker(Path(args.worker))
+        worker(Path(args.worker), args.notebooks, args.sets)
         return 0
+    if args.regrade is not None:
+        from grok_lib import claims
+
+        sources = {r["source"] for r in claims.load_records(setting=None)}
+        unknown = [s for s in args.regrade if s not in sources]
+        if unknown:
+            ap.error(f"--regrade takes notebooks that record claims ({', '.join(sorted(sources))}); got {', '.join(unknown)}")
+        return regrade(args.regrade)
     if args.here:
         return widen_here()
     if args.retire_book:
@@ -287,6 +413,7 @@ def main() -> int:
                     for fig in book},
         "prefix": prefix_tolerance([prefixes()] + [s["prefix"] for s in samples.values()]),
         "verdicts": {"book": book_verdicts()} | {n: s["verdicts"] for n, s in samples.items()},
+        "grading": {n: book_gradings() for n in samples},
     }
     write_envelope(envelope)
     envelope["lr_1pct"] = lr_check(envelope["figures"])
@@ -319,6 +446,7 @@ def widen_here() -> int:
         envelope["variants"][name] = {"env": variants[name], "arithmetic": s["arithmetic"],
                                       "machine": arithmetic.cpu_vendor()}  # measured away from the book's machine
         envelope["verdicts"][name] = s["verdicts"]
+        envelope.setdefault("grading", {})[name] = book_gradings()
     envelope["about"] = ("The spread of the book's numbers across the arithmetic variants of the machines measured "
                          "(scripts/measure_envelope.py, --here on a second CPU vendor); what tests compare with "
                          "in other arithmetic.")
@@ -380,6 +508,7 @@ def retire_book() -> int:
     retired_rows(name).write_text(json.dumps(recorded_prefixes(), sort_keys=True))
     envelope["variants"][name] = {"env": retired_env(old), "arithmetic": old, "retired_book": True}
     envelope["verdicts"][name] = envelope["verdicts"]["book"]
+    envelope.setdefault("grading", {})[name] = book_gradings()
     write_envelope(envelope)
     print(f"{OUT.relative_to(ROOT)}: the book of {old['id']} is now the variant {name}; re-record the book "
           f"(make baselines, make book), then run --add-book")

@@ -137,19 +137,54 @@ def test_the_envelope_covers_every_figure_and_every_verdict_agrees():
     assert set(envelope["figures"]) == committed
     assert len(envelope["variants"]) >= 2
     book = envelope["verdicts"]["book"]
-    variants = {name: v for name, v in envelope["verdicts"].items() if name != "book"}
-    assert all(v.keys() == book.keys() for v in variants.values())
+    variants = {name: {"verdicts": v, "grading": envelope["grading"][name]}
+                for name, v in envelope["verdicts"].items() if name != "book"}
     elsewhere = {name for name, v in envelope["variants"].items() if "machine" in v}  # measured with --here
-    # the book's verdict is the one every arithmetic of its machine gives, else partly (claims.across_arithmetic)
+    # every variant of the book's machine has every claim's verdict (--regrade measures a new one there); one
+    # measured on another machine has those it measured (a claim added since waits for --here there)
+    assert all(v["verdicts"].keys() == v["grading"].keys() for v in variants.values())
+    assert all(v["verdicts"].keys() == book.keys() for n, v in variants.items() if n not in elsewhere)
+    assert all(v["verdicts"].keys() <= book.keys() for n, v in variants.items() if n in elsewhere)
+    mine = {n: v for n, v in variants.items() if n not in elsewhere}
+    # the book's verdict is the one every arithmetic of its machine gives under the claim's current grading,
+    # else partly (claims.across_arithmetic); a verdict measured under an older grading is not compared
     records = {f"{r['id']}|{r['setting']}": r for r in claims.load_records(setting=None)}
     assert records.keys() == book.keys()
     for key, here in book.items():
-        robust = here if all(v[key] == here for n, v in variants.items() if n not in elsewhere) else "partly"
-        assert records[key]["verdict"] == robust, (key, here, {n: v[key] for n, v in variants.items()})
+        graded = claims.grading(records[key])
+        seen = claims.current_verdicts(mine, key, graded)
+        robust = here if all(v == here for v in seen.values()) else "partly"
+        assert records[key]["verdict"] == robust, (key, here, seen)
         assert records[key].get("verdict_here", records[key]["verdict"]) == here, key
         # another machine's arithmetic may not contradict a verdict the book states as holding
-        contradicted = {n: variants[n][key] for n in elsewhere if variants[n][key] != robust}
+        there = claims.current_verdicts({n: variants[n] for n in elsewhere}, key, graded)
+        contradicted = {n: v for n, v in there.items() if v != robust}
         assert robust == "partly" or not contradicted, (key, robust, contradicted)
+
+
+def test_a_variant_verdict_counts_only_under_the_grading_it_was_measured_under():
+    claim = claims.Claim("X.y.z", "X", "statement", "measure", "tolerance")
+    regraded = claims.Claim("X.y.z", "X", "statement", "measure", "a stricter tolerance")
+    assert claims.grading(claim) != claims.grading(regraded)
+    assert claims.grading(claim) == claims.grading({"measure": "measure", "tolerance": "tolerance"})
+    variants = {"v": {"verdicts": {"X.y.z|default": "partly"}, "grading": {"X.y.z|default": claims.grading(claim)}}}
+    assert claims.current_verdicts(variants, "X.y.z|default", claims.grading(claim)) == {"v": "partly"}
+    assert claims.current_verdicts(variants, "X.y.z|default", claims.grading(regraded)) == {}
+
+
+def test_across_arithmetic_ignores_verdicts_of_an_older_grading(tmp_path):
+    claim = claims.Claim("X.y.z", "X", "statement", "measure", "tolerance")
+    regraded = claims.Claim("X.y.z", "X", "statement", "measure", "a stricter tolerance")
+    arith = {"mkl_cbwr": "AUTO", "aten": "AVX512", "openblas_core": "SkylakeX"}
+    envelope = tmp_path / "envelope.json"
+    envelope.write_text(json.dumps({
+        "variants": {"native": {"arithmetic": arith, "env": {}}},
+        "verdicts": {"native": {"X.y.z|default": "partly"}},
+        "grading": {"native": {"X.y.z|default": claims.grading(claim)}}}))
+    [same] = claims.across_arithmetic([claims.Result(claim, "m", "reproduced")], envelope=envelope)
+    assert same.verdict == "partly" and same.verdict_here == "reproduced"
+    [later] = claims.across_arithmetic([claims.Result(regraded, "m", "reproduced")], envelope=envelope)
+    assert later.verdict == "reproduced" and "not yet measured under this grading" in later.measured
 
 
 def test_the_measured_envelope_catches_a_one_percent_change_of_the_learning_rate():
@@ -184,3 +219,23 @@ def test_a_one_percent_change_of_the_learning_rate_leaves_the_prefix_envelope(na
     rtol = json.loads(ENVELOPE.read_text())["prefix"][name]["rtol"]
     rows = recorded.retrain_prefix(replace(config, lr=config.lr * 1.01), 200)
     assert recorded.compare_prefix(history, rows, rtol), f"a 1% change of lr stayed within rtol {rtol:g}"
+
+
+def test_another_vendor_compares_only_the_claims_it_measured_as_graded_now(tmp_path, monkeypatch):
+    record = {"id": "X.a", "setting": "default", "measure": "m", "tolerance": "t"}
+    regraded = {"id": "X.b", "setting": "default", "measure": "m", "tolerance": "t2"}
+    monkeypatch.setattr(claims, "load_records", lambda *a, **k: [record, regraded])
+    envelope = tmp_path / "envelope.json"
+    envelope.write_text(json.dumps({
+        "book": {"vendor": "AuthenticAMD"},
+        "variants": {"native": {}, "GenuineIntel_pinned": {"machine": "GenuineIntel"}},
+        "grading": {"native": {"X.a|default": claims.grading(record), "X.b|default": claims.grading(regraded)},
+                    "GenuineIntel_pinned": {"X.a|default": claims.grading(record),
+                                            "X.b|default": claims.grading({"measure": "m", "tolerance": "t"})}}}))
+    monkeypatch.setattr(arithmetic, "tier", lambda: "envelope")
+    monkeypatch.setattr(arithmetic, "cpu_vendor", lambda: "GenuineIntel")
+    assert claims.measured_here(["X.a", "X.b"], envelope=envelope) == {"X.a"}  # X.b re-graded since --here ran
+    monkeypatch.setattr(arithmetic, "cpu_vendor", lambda: "AuthenticAMD")
+    assert claims.measured_here(["X.a", "X.b"], envelope=envelope) == {"X.a", "X.b"}
+    monkeypatch.setattr(arithmetic, "tier", lambda: "exact")
+    assert claims.measured_here(["X.a", "X.b"], envelope=envelope) == {"X.a", "X.b"}

@@ -35,3 +35,23 @@ def test_tolerances_round_up_to_two_digits():
     assert me.round_up(0.094) == 0.094
     assert me.round_up(4.04e-5) == 4.1e-5
     assert me.round_up(0.0) == 0.0
+
+
+def test_a_regrade_reruns_the_notebooks_of_claims_graded_otherwise(monkeypatch):
+    from grok_lib import claims
+
+    records = [{"id": "X.a", "setting": "default", "source": "paper_x/one", "measure": "m", "tolerance": "t"},
+               {"id": "X.b", "setting": "default", "source": "paper_x/two", "measure": "m", "tolerance": "t2"}]
+    monkeypatch.setattr(claims, "load_records", lambda *a, **k: records)
+    graded = {"X.a|default": claims.grading(records[0]), "X.b|default": claims.grading({"measure": "m", "tolerance": "t"})}
+    envelope = {"grading": {"native": graded}}
+    assert me.stale_sources(envelope, "native") == ["paper_x/two"]  # X.b's tolerance changed since
+    assert me.stale_sources(envelope, "never_measured") == ["paper_x/one", "paper_x/two"]
+    assert me.book_gradings() == {"X.a|default": claims.grading(records[0]), "X.b|default": claims.grading(records[1])}
+
+
+def test_a_variant_is_named_by_its_kernels_not_by_its_id_spelling():
+    facts = {"vendor": "AuthenticAMD", "mkl_cbwr": "COMPATIBLE", "aten": "AVX2", "openblas_core": "Haswell",
+             "id": "pinned-1/AuthenticAMD/torch"}
+    assert me.kernels(facts) == me.kernels(facts | {"id": "other/torch/0123"})
+    assert me.kernels(facts) != me.kernels(facts | {"aten": "AVX512"})
