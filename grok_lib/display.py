@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional, Sequence
 
-from . import paths
+from . import paths, tables
 from .atomic import atomic_write
 from .claims import VERDICT_MARKS, claim_anchor, format_results  # noqa: F401  (VERDICT_MARKS: re-exported)
 from .claims import badge as verdict_badge
@@ -36,9 +36,10 @@ from .tables import typeset
 #: The smallest font size, in CSS pixels, of any text of a figure where the book shows it at 1280 px.
 TARGET_PX = 11.5
 #: The width a figure is shown at in the book's text column (sphinx-book-theme at a 1280 px
-#: window: the 688 px column less the figure's padding), and in its full-width layout (136 % of
+#: window: the column, tables.COLUMN_PX, less the figure's padding), and in its full-width layout (136 % of
 #: the column, over the page's table of contents), in CSS pixels; measured with Chromium.
-COLUMN_PX = 672
+FIGURE_PADDING_PX = 16
+COLUMN_PX = tables.COLUMN_PX - FIGURE_PADDING_PX
 WIDE_PX = 920
 #: Figures up to this wide (inches) stand in the text column; wider ones use the full width, and
 #: are narrowed to at most WIDE_MAX_IN.
@@ -49,7 +50,7 @@ PNG_DPI = 200
 #: Where the committed run's figure files are copied for the book to ship (the build copies the
 #: PNG into ``_images`` and the linked files into ``_downloads``). Not named ``figures``: that name
 #: is the build product the notebooks write (``figures/``), which a fresh clone does not have.
-SHIPPED = paths.ROOT / "book" / "figure_files"
+SHIPPED = paths.SHIPPED_FIGURES
 
 #: The title of the dropdown that holds a figure's interactive version (FigureView.explorer).
 EXPLORE = "Explore this figure (interactive: hover, zoom, click a legend entry to hide it)"

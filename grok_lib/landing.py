@@ -21,14 +21,14 @@ from .provenance import MANIFEST, load_manifest
 from .tables import typeset
 
 #: The generated file; its links are relative to ``book/`` (where ``intro.md`` includes it).
-LANDING = paths.ROOT / "book" / "_landing.md"
+LANDING = paths.LANDING
 #: Gallery thumbnails, made from the shipped PNGs (a few tens of KB each instead of the full figure).
 THUMBS = SHIPPED / "thumbs"
 THUMB_WIDTH = 480  #: px: a card is at most about 300 px wide, so this is sharp on a 1.5x screen
 THUMB_COLOURS = 96  #: a palette PNG: the figures are line art on white
 
 
-def parts(toc: Path = paths.ROOT / "_toc.yml") -> dict[str, str]:
+def parts(toc: Path = paths.TOC) -> dict[str, str]:
     """The book's papers in its order, from ``_toc.yml``'s part captions ("Paper A: two training
     clocks"): letter -> caption. A new paper is a new part there, nothing here."""
     import yaml

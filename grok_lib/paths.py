@@ -20,6 +20,22 @@ ENVELOPE = ROOT / "book" / "envelope.json"
 #: Figure files written by the notebooks (PNG and SVG); a build product, not committed.
 FIGURES = ROOT / "figures"
 
+#: The figure files the book ships (PNG, SVG, data), copied from FIGURES by the notebooks: committed.
+SHIPPED_FIGURES = ROOT / "book" / "figure_files"
+
+#: The figure manifest: each figure's title, notebook, parameters and output files.
+MANIFEST = ROOT / "book" / "figures.yml"
+
+#: The claim records the notebooks write, one JSON file per notebook under its part's folder.
+RECORDS = ROOT / "book" / "claims"
+
+#: Recorded runs (too long for ``make book``), one folder per set (:mod:`grok_lib.recorded`).
+RECORDED = ROOT / "recorded"
+
+#: The landing page's generated body (``scripts/make_landing.py``) and the table of contents it reads.
+LANDING = ROOT / "book" / "_landing.md"
+TOC = ROOT / "_toc.yml"
+
 
 def store_dir() -> Path:
     """Where the run store keeps histories and checkpoints.

@@ -15,7 +15,7 @@ import yaml
 from . import __version__, paths
 from .code_version import LIBRARY, git_commit, library_files, library_hash  # noqa: F401  (re-exported)
 
-MANIFEST = paths.ROOT / "book" / "figures.yml"
+MANIFEST = paths.MANIFEST
 
 
 def load_manifest(path: Path = MANIFEST) -> dict[str, dict]:
@@ -26,17 +26,6 @@ def load_manifest(path: Path = MANIFEST) -> dict[str, dict]:
         if missing:
             raise ValueError(f"{path.name}: figure {name} lacks {', '.join(sorted(missing))}")
     return data
-
-
-def caption(name: str, parameters: dict) -> str:
-    """The provenance line printed under figure ``name`` (Markdown)."""
-    entry = load_manifest()[name]
-    given = ", ".join(f"`{k}={v!r}`" for k, v in parameters.items() if v is not None)
-    return (
-        f"**Figure `{name}`** — {entry['title']}. Made by `{entry['notebook']}` with {given} "
-        f"(every other setting from the profile); grok_lib {__version__}, library code `{library_hash()}`, "
-        f"git `{git_commit()}`."
-    )
 
 
 def head_commit() -> str:

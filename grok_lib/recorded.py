@@ -43,7 +43,7 @@ from .history import History, load_npz
 from .kinds import code_version, kind_of
 
 #: Where the recorded sets live (committed).
-RECORDED = paths.ROOT / "recorded"
+RECORDED = paths.RECORDED
 
 #: The command that (re)records a set; printed in every error that asks for it.
 COMMAND = ".venv/bin/python scripts/record_runs.py"

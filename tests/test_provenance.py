@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from grok_lib.provenance import caption, library_hash, load_manifest
+from grok_lib.provenance import library_hash, load_manifest
 
 ROOT = Path(__file__).resolve().parent.parent
 MANIFEST = load_manifest()
@@ -92,12 +92,6 @@ def test_prose_pages_show_no_unlisted_images():
         for target in re.findall(r"!\[[^\]]*\]\(([^)]+)\)|```\{(?:figure|image)\}\s*(\S+)", page.read_text()):
             path = next(t for t in target if t)
             assert path.lstrip("./") in listed, f"{page.name} shows {path}, which no notebook produces"
-
-
-def test_caption_names_notebook_parameters_and_code():
-    text = caption("paper_a/fig1_loss_curves", {"profile": "default", "width": None, "epochs": 100})
-    assert "notebooks/paper_a/fig1_loss_curves.ipynb" in text and "`epochs=100`" in text and "width" not in text
-    assert library_hash() in text
 
 
 def test_the_stamp_names_a_clean_commit_the_device_and_the_date():

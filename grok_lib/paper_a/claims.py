@@ -22,7 +22,7 @@ from .dln.claims import CLAIMS as DLN_CLAIMS
 from .figures import gradient_ratios, polygon_reading, reduction_to_end
 from .relu_reduction import FROZEN_CHURN, churn_rate, frozen_epoch
 from .robustness import (FIT_EPS_GRID, FROZEN_CHURN_GRID, GROK_ACC_GRID, RATIO_EPS_GRID, T_REP_FRACTION_GRID,
-                         frozen_grid, grok_grid, head_share_by_phase, ratio_grid)
+                         by_weight_decay, frozen_grid, grok_grid, head_share_by_phase, ratio_grid)
 
 # --- thresholds (each used by one evaluator and formatted into its claim's tolerance) -----------
 FIT_EPOCH = 1500  # Fig. 1b: train loss ~1e-6 by ~1.5k epochs
@@ -136,7 +136,7 @@ def _never(v: float) -> str:
 
 def evaluate_fig1(histories: Sequence[History]) -> list[Result]:
     """Evaluate the Figure 1 claims on a weight-decay sweep (the grokking claims at every accuracy level)."""
-    hs = sorted(histories, key=lambda h: h.config["weight_decay"])
+    hs = by_weight_decay(histories)
     wds = [h.config["weight_decay"] for h in hs]
 
     fit = [h.at("train_loss", FIT_EPOCH) for h in hs]
@@ -181,7 +181,7 @@ def _per_wd(hs: Sequence[History], values, fmt: str) -> str:
 
 def evaluate_fig2(histories: Sequence[History]) -> list[Result]:
     """Figure 2 claims: Fourier sparsity of E and the regular polygon after reordering."""
-    hs = sorted(histories, key=lambda h: h.config["weight_decay"])
+    hs = by_weight_decay(histories)
     end = [geometry.energy_fraction(h.snapshot("E", int(h.steps[-1])), FOURIER_TOP) for h in hs]
     start = [geometry.energy_fraction(h.snapshot("E", 0), FOURIER_TOP) for h in hs]
     fourier = Result(
@@ -202,7 +202,7 @@ def evaluate_fig2(histories: Sequence[History]) -> list[Result]:
 
 def evaluate_fig3(histories: Sequence[History], matrix: str = "E") -> list[Result]:
     """Figure 3 claims: the range of the stable-rank fall, its timing, and the clock ratio."""
-    hs = sorted(histories, key=lambda h: h.config["weight_decay"])
+    hs = by_weight_decay(histories)
     sr = [h[f"srank_{matrix}"] for h in hs]
     peaks, finals = [float(s.max()) for s in sr], [float(s[-1]) for s in sr]
     in_range = [SRANK_PEAK[0] <= pk <= SRANK_PEAK[1] for pk in peaks]
@@ -242,7 +242,7 @@ def evaluate_fig3(histories: Sequence[History], matrix: str = "E") -> list[Resul
 def evaluate_gradients(histories: Sequence[History]) -> list[Result]:
     """Prop. 4.2 claim: the head's gradient dominates the embedding's while the training set is fitted
     (judged on the fitting phase, in epochs, at every ε of the grid; the later phases are reported)."""
-    hs = sorted(histories, key=lambda h: h.config["weight_decay"])
+    hs = by_weight_decay(histories)
     fitting = [[head_share_by_phase(h, eps)["fitting"] for eps in FIT_EPS_GRID] for h in hs]
     book = [head_share_by_phase(h, FIT_EPS) for h in hs]
     upd = [float(np.nanmedian(gradient_ratios(h)["update_U/update_E"])) for h in hs]
@@ -259,7 +259,7 @@ def evaluate_gradients(histories: Sequence[History]) -> list[Result]:
 def evaluate_activations(histories: Sequence[History]) -> list[Result]:
     """Sec. 5 premise: activation patterns freeze during the slow clock (at every churn threshold of the
     grid). The reduced-model check needs the run's kept weights, so it is left out for recorded runs."""
-    hs = sorted(histories, key=lambda h: h.config["weight_decay"])
+    hs = by_weight_decay(histories)
     grids = [frozen_grid(h) for h in hs]
     late = []
     for h in hs:

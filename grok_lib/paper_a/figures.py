@@ -61,7 +61,7 @@ def fig1_table(histories: Sequence[History]) -> list[dict]:
 def fig1_loss_curves(histories: Sequence[History]) -> dict[str, float | None]:
     """Figure 1: train/test loss and test accuracy at fixed epochs, and the clocks, per weight decay."""
     values: dict[str, float | None] = {}
-    for h in sorted(histories, key=lambda h: h.config["weight_decay"]):
+    for h in robustness.by_weight_decay(histories):
         values |= at_epochs(h, ("train_loss", "test_loss", "test_acc"), _tag(h), FIG1_EPOCHS)
         for name, value in fig1_key_numbers(h).items():
             if name.startswith("T_"):
