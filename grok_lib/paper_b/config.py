@@ -298,6 +298,15 @@ SWEEPS = {
 }
 
 
+#: Claim-only runs (read by one claim's evaluation, never by a figure; see :func:`grok_lib.paper_b.setup.claim_configs`),
+#: added when the referee's re-grade asked for more seeds and alphas. In the default profile they train in about
+#: 42 s on the 2-core CPU (two sparse runs about 6 s, six MLP runs about 36 s).
+#: B.fig1a.fractions: the focus run of the sparse sweeps at this many data seeds in all (its own and the next ones).
+FIG1A_DATA_SEEDS = 3
+#: B.modadd.clock: alphas added to every seed's modular-addition alpha sweep (at the sweep's lambda) for the ln(alpha) fit.
+CLOCK_ALPHAS = (30.0, 300.0)
+
+
 def seeds_of(experiment: str, profile: str, seeds=None) -> list[int]:
     """The seeds of ``experiment``'s sweeps (None: the profile's; only the MLP has several)."""
     return need_seeds(SWEEPS[profile][experiment].get("seeds", (0,)) if seeds is None else seeds)

@@ -561,3 +561,50 @@ def bridge_reading(histories: Sequence[History]) -> dict[str, str]:
         "br_spread_compare": ("less" if spread["fit step"] < spread["grok step"] else "no less"),
     }
     return out
+
+
+def modadd_claim_reading(histories: Sequence[History], clock_runs: Sequence[History]) -> dict[str, str]:
+    """What the modular-addition page states about B.modadd.alpha_order and B.modadd.clock, judged over seeds as the
+    claims are (``clock_runs``: the claim-only alphas), as Markdown for :func:`grok_lib.display.glue`."""
+    from . import checks
+
+    seeds = selection.seeds([h for h in histories if h.meta.get("model") == "paper_b.modadd"])
+    sweeps = [selection.split_modadd(histories, s) for s in seeds]
+    alphas = [h.config["alpha"] for h in sweeps[0][0]]
+    steps = [[_step(measure.accuracy_transition(h).end) for h in a] for a, _ in sweeps]
+    orders = checks.pair_orders(steps)
+    clock_sweeps = [selection.unique([*a, *(h for h in clock_runs if h.config["data_seed"] == s
+                                           and h.config["weight_decay"] == a[0].config["weight_decay"])])
+                    for s, (a, _) in zip(seeds, sweeps)]
+    slopes = [measure.try_fit(checks.clock_slopes, c, l) for c, (_, l) in zip(clock_sweeps, sweeps)]
+    by_alpha, by_lambda = ([s[i] if s else math.nan for s in slopes] for i in (0, 1))
+    # the offset-free shift between consecutive alphas > 1, per seed, as a share of ln(a2 / a1) / lambda
+    shifts = []
+    for a1, a2 in zip(alphas, alphas[1:]):
+        if a1 <= 1:
+            continue
+        per_seed = [(t[alphas.index(a2)] - t[alphas.index(a1)]) * float(a[0].config["lr"])
+                    / (math.log(a2 / a1) / float(a[0].config["weight_decay"])) for t, (a, _) in zip(steps, sweeps)]
+        shifts.append(f"{a1:g} to {a2:g}: " + ", ".join(_shown(x, ".2f") for x in per_seed)
+                      + f" (mean {_shown(measure.mean_se(per_seed)[0], '.2f')})")
+    extra = sorted({h.config["alpha"] for h in clock_runs})
+    extra_steps = "; ".join(f"α = {a:g}: " + " / ".join(_shown(_step(measure.accuracy_transition(h).end))
+                                                         for h in clock_runs if h.config["alpha"] == a) for a in extra)
+
+    def mean_pm(values):
+        mean, se, _ = measure.mean_se(values)
+        return f"{_shown(mean, '.2f')} ± {_shown(se, '.2f')}"
+
+    return {
+        "ma_order_pairs": "; ".join(f"{a:g} → {b:g}: {o + ' at every seed' if o != 'mixed' else 'mixed (not the same at every seed)'}"
+                                    for a, b, o in zip(alphas, alphas[1:], orders)),
+        "ma_clock_alphas": ", ".join(f"{a:g}" for a in sorted({h.config["alpha"] for c in clock_sweeps for h in c if h.config["alpha"] > 1})),
+        "ma_extra_alphas": ", ".join(f"{a:g}" for a in extra) or "none",
+        "ma_extra_steps": extra_steps or "none",
+        "ma_clock_alpha_seeds": ", ".join(_shown(x, ".2f") for x in by_alpha),
+        "ma_clock_alpha_mean": mean_pm(by_alpha),
+        "ma_clock_lambda_seeds": ", ".join(_shown(x, ".2f") for x in by_lambda),
+        "ma_clock_lambda_mean": mean_pm(by_lambda),
+        "ma_shift_seeds": "; ".join(shifts) or "none (no two alphas > 1)",
+        "ma_seed_list": ", ".join(f"{s}" for s in seeds),
+    }

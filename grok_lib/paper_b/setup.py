@@ -13,7 +13,9 @@ base alpha); the MLP chapters repeat this per seed (seeds outermost).
 
 from __future__ import annotations
 
-from dataclasses import replace
+import math
+from dataclasses import dataclass, field, fields, replace
+from typing import Sequence
 
 from ..config import spelled_as
 from ..notebook import Run, start
@@ -63,7 +65,8 @@ def sparse(profile: str = "default", alphas=None, weight_decays=None, d=None, n_
     configs = _sparse_configs(profile, alphas, weight_decays, horizon, **overrides)
     parameters = {"profile": profile, "alphas": alphas, "weight_decays": weight_decays, "horizon": horizon,
                   **overrides}
-    return start(profile, parameters, configs, _sparse_configs("default"), output_path)
+    return with_claim_runs("sparse_classification", start(profile, parameters, configs, _sparse_configs("default"),
+                                                         output_path))
 
 
 def kernel_rich(profile: str = "default", alphas=None, weight_decays=None, gamma=None, misgrokking_alpha=None,
@@ -94,7 +97,7 @@ def modadd(profile: str = "default", alphas=None, weight_decays=None, seeds=None
     overrides = {"p": p, "train_frac": train_frac, "width": width, "lr": lr, "steps": steps, "device": device}
     configs = _modadd_configs(profile, alphas, weight_decays, seeds, **overrides)
     parameters = {"profile": profile, "alphas": alphas, "weight_decays": weight_decays, "seeds": seeds, **overrides}
-    return start(profile, parameters, configs, _modadd_configs("default"), output_path)
+    return with_claim_runs("modular_addition", start(profile, parameters, configs, _modadd_configs("default"), output_path))
 
 
 def init_scale(profile: str = "default", alphas=None, weight_decays=None, seeds=None, p=None, train_frac=None,
@@ -117,11 +120,65 @@ NOTEBOOK_CONFIGS = {
 }
 
 
+# --- claim-only runs: more seeds and alphas that one claim reads, never a figure --------------------------------
+def _focus_config(configs: Sequence):
+    """The sparse run both sweeps share (the alpha sweep's lambda, the lambda sweep's alpha), as
+    :func:`selection.focus_run` picks it from histories: where a rerun leaves it out, the alpha sweep's run
+    nearest in ln(alpha)."""
+    sparse = [c for c in configs if type(c) is config.SparseConfig]
+    lam, alpha = sparse[0].weight_decay, sparse[-1].alpha
+    return min((c for c in sparse if c.weight_decay == lam), key=lambda c: abs(math.log(c.alpha / alpha)))
+
+
+def _fig1a_seed_configs(configs: Sequence) -> list:
+    """B.fig1a.fractions: the focus run at the next data seeds (its own seed's run is the notebook's)."""
+    focus = _focus_config(configs)
+    return [replace(focus, data_seed=focus.data_seed + i) for i in range(1, config.FIG1A_DATA_SEEDS)]
+
+
+def _clock_alpha_configs(configs: Sequence) -> list:
+    """B.modadd.clock: every seed's alpha sweep (the runs at the first run's lambda) at the alphas of
+    config.CLOCK_ALPHAS it does not have."""
+    modadd = [c for c in configs if type(c) is config.ModAddConfig]
+    out = []
+    for seed in dict.fromkeys(c.data_seed for c in modadd):
+        sweep = [c for c in modadd if c.data_seed == seed and c.weight_decay == modadd[0].weight_decay]
+        have = {c.alpha for c in sweep}
+        out += [replace(sweep[0], alpha=float(a)) for a in config.CLOCK_ALPHAS if float(a) not in have]
+    return out
+
+
+#: Each notebook's claim-only configs, from its own configs.
+CLAIM_CONFIGS = {"sparse_classification": _fig1a_seed_configs, "modular_addition": _clock_alpha_configs}
+
+
+def claim_configs(notebook: str, configs: Sequence) -> list:
+    """The claim-only runs of a notebook whose runs are ``configs`` (none for a notebook without)."""
+    make = CLAIM_CONFIGS.get(notebook)
+    return make(configs) if make else []
+
+
+@dataclass
+class ClaimRun(Run):
+    """A notebook's :class:`~grok_lib.notebook.Run` with its claim-only runs (``claim_histories``, in the order of
+    :func:`claim_configs`): histories one claim reads and no figure, kept apart from ``histories`` so that no
+    figure or table picks them up."""
+
+    claim_histories: list = field(default_factory=list)
+
+
+def with_claim_runs(notebook: str, run: Run) -> ClaimRun:
+    """``run`` with the histories of its claim-only runs, served from the store or trained (the setup call owns
+    this plumbing, as it owns the notebook's own runs)."""
+    histories = run_all(claim_configs(notebook, run.configs), progress=False)
+    return ClaimRun(**{f.name: getattr(run, f.name) for f in fields(Run)}, claim_histories=histories)
+
+
 def book_configs(profile: str = "default") -> list:
-    """Every run Part B's notebooks need (trained up front by ``make``), each once."""
+    """Every run Part B's notebooks need (trained up front by ``make``), each once: their own and their claims'."""
     unique: dict = {}
-    for configs in NOTEBOOK_CONFIGS.values():
-        for c in configs(profile):
+    for notebook, configs in NOTEBOOK_CONFIGS.items():
+        for c in configs(profile) + claim_configs(notebook, configs(profile)):
             unique.setdefault((type(c).__name__, tuple(sorted(c.to_dict().items()))), c)
     return list(unique.values())
 

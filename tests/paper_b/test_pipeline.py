@@ -37,6 +37,8 @@ def test_setup_plans_the_notebooks_configs_and_book_configs_covers_them(runs):
         assert not run.committed  # ci is not the book's settings: nothing of the book is written
         assert all(c in book for c in run.configs)
         assert len(run.histories) == len(run.configs)
+        extra = getattr(run, "claim_histories", [])  # claim-only runs: planned from the notebook's, kept apart
+        assert [h.config for h in extra] == [c.to_dict() for c in setup.claim_configs(stem, run.configs)]
     assert len(book) == len(set(map(repr, book)))
     assert {kinds.kind_of(c).name.split("+")[0] for c in book} == {
         "paper_b.sparse", "paper_b.misgrokking", "paper_b.matrix_completion", "paper_b.modadd", "paper_b.init_scale"}
@@ -65,10 +67,11 @@ def test_tables_print(runs):
 def test_claims_evaluate_on_short_runs(runs):
     a, lam = selection.split_sparse(runs["sparse_classification"].histories)
     kr = runs["kernel_vs_rich"].histories
-    results = (claims.evaluate_sparse(a, lam)
+    seeds = [selection.focus_run(a, lam), *runs["sparse_classification"].claim_histories]
+    results = (claims.evaluate_sparse(a, lam, seeds)
                + claims.evaluate_regimes(selection.sparse_runs(kr), selection.misgrokking_run(kr))
                + claims.evaluate_matrix_completion(selection.matrix_completion_run(runs["matrix_completion"].histories))
-               + claims.evaluate_modadd(runs["modular_addition"].histories)
+               + claims.evaluate_modadd(runs["modular_addition"].histories, runs["modular_addition"].claim_histories)
                + claims.evaluate_bridge(runs["init_scale_adamw"].histories))
     assert [r.claim.id for r in results] == list(claims.REGISTRY)
     assert all(isinstance(r, Result) and r.verdict in VERDICTS and r.measured for r in results)
