@@ -15,7 +15,7 @@ import numpy as np
 
 from ..figure_numbers import at_epochs, none_if_nan
 from ..history import History
-from ..tables import NOISE_FLOOR
+from ..tables import NOISE_FLOOR, typeset
 from . import checks, measure, modadd, shape_fits, theory, thresholds
 
 #: The steps at which the curves are guarded by figure regression.
@@ -125,6 +125,90 @@ def agreement(histories: Sequence[History]) -> dict[str, float | None]:
     return values
 
 
+def grading_table(histories: Sequence[History]) -> list[dict]:
+    """Per λ, the numbers C.dyn.exact, C.dyn.mp and C.acc.law are graded on (and what they are reported beside):
+    the largest relative errors in the range the paper plots (until the losses reach ε/4) and below it, MP against
+    the isotropic average and against the run's own D_0, and the accuracy law's largest binomial z."""
+    rows = []
+    for h in histories:
+        m, ok = h.metrics, checks.decided(h)
+        sim = max(checks._worst_in(m[a], m[b], ok) for a, b in (("train_loss", "theory_train_loss"),
+                                                                ("gen_loss", "theory_gen_loss")))
+        deep = max(measure.max_relative_error(m[a], m[b], thresholds.LOSS_FLOOR)
+                   for a, b in (("train_loss", "theory_train_loss"), ("gen_loss", "theory_gen_loss")))
+        iso = measure.isotropic_losses(h)
+        iso_ok = measure.decided_window(*iso, thresholds.PAPER_EPS / 4)
+        mp_iso = max(checks._worst_in(m[f"mp_{k}_loss"], ref, iso_ok) for k, ref in zip(("train", "gen"), iso))
+        mp_one = max(checks._worst_in(m[f"mp_{k}_loss"], m[f"theory_{k}_loss"], ok) for k in ("train", "gen"))
+        dev = checks.accuracy_law_deviations(h)
+        rows.append({"λ": h.config["lam"], "N_tr": h.meta["n_train"], "window ends at step": checks._last_step(h, ok),
+                     "sim/exact in window": f"{sim:.2%}", f"sim/exact to {thresholds.LOSS_FLOOR:g}": f"{deep:.2%}",
+                     "MP/isotropic": f"{mp_iso:.1%}", "MP/this D₀": f"{mp_one:.1%}",
+                     "acc. law max z (train)": round(float(dev["train"][1].max()), 2),
+                     "acc. law max z (test)": round(float(dev["test"][1].max()), 2),
+                     "acc. law max |Δ| (train)": round(float(dev["train"][0].max()), 3),
+                     "acc. law max |Δ| (test)": round(float(dev["test"][0].max()), 3)})
+    return rows
+
+
+def _listed(items: Sequence[str]) -> str:
+    """'a, b and c' (one item: itself)."""
+    return ", ".join(items[:-1]) + " and " + items[-1] if len(items) > 1 else items[0]
+
+
+def _percent(row: dict, key: str) -> float:
+    return float(row[key].rstrip("%"))
+
+
+def loss_curves_reading(histories: Sequence[History], results: Sequence) -> dict[str, str]:
+    """The measured numbers the loss-curve page's prose quotes (glued), from its tables and its claims' results
+    (C.dyn.exact, C.dyn.mp, C.acc.law first, in that order)."""
+    curves, agreement, graded = loss_curves_table(histories), agreement_table(histories), grading_table(histories)
+    deep_key = f"sim/exact to {thresholds.LOSS_FLOOR:g}"
+    worst_mp = max(graded, key=lambda r: _percent(r, "MP/isotropic"))
+    worst_z = max(graded, key=lambda r: max(r["acc. law max z (train)"], r["acc. law max z (test)"]))
+    worst_abs = max(graded, key=lambda r: r["acc. law max |Δ| (train)"])
+    comparisons = sum(2 * len(h.steps) for h in histories)
+    near_one = min(agreement, key=lambda r: abs(r["λ"] - 1))
+    grokked = [r for r in curves if r["Δt sim"] == r["Δt sim"]]  # NaN: the test accuracy never crossed
+    slowest = max(grokked, key=lambda r: r["Δt sim"]) if grokked else curves[0]
+    offsets = []
+    for h in histories:
+        row = measure.crossing(h)
+        for w in ("train", "test"):
+            t, th = row[f"t_{w}"], row.get(f"theory_t_{w}")
+            if t is not None and th is not None and math.isfinite(th) and th > 0:
+                offsets.append(abs(t / th - 1))
+    return {
+        "dyn_sim_vs_exact": _listed([f"{r['sim/exact in window']} at λ = {r['λ']:g}" for r in graded]),
+        "dyn_deep": _listed([f"{r[deep_key]} at λ = {r['λ']:g}" for r in graded]),
+        "dyn_floor": f"$10^{{{round(math.log10(thresholds.LOSS_FLOOR))}}}$",
+        "dyn_crossing_max": f"{max(offsets, default=math.nan):.1%}",
+        "dyn_verdict": results[0].verdict,
+        "dyn_mp_iso": _listed([f"{r['MP/isotropic']} at λ = {r['λ']:g}" for r in graded]),
+        "dyn_mp_one": _listed([f"{r['MP/this D₀']} at λ = {r['λ']:g}" for r in graded]),
+        "dyn_mp_worst_lam": f"{worst_mp['λ']:g}",
+        "dyn_mp_worst": worst_mp["MP/isotropic"],
+        "dyn_mp_ok": f"{thresholds.MP_OK:.0%}",
+        "dyn_mp_verdict": results[1].verdict,
+        "grading_edge": f"{thresholds.EDGE:.0%}",
+        "acc_level": f"{thresholds.ACC_LEVEL:.0%}",
+        "acc_max_z": f"{max(worst_z['acc. law max z (train)'], worst_z['acc. law max z (test)']):.2f}",
+        "acc_max_z_lam": f"{worst_z['λ']:g}",
+        "acc_bound": f"{checks.accuracy_law_bound(comparisons):.2f}",
+        "acc_comparisons": f"{comparisons}",
+        "acc_max_abs": f"{worst_abs['acc. law max |Δ| (train)']:.3f}",
+        "acc_max_abs_n": f"{worst_abs['N_tr']}",
+        "acc_verdict": results[2].verdict,
+        "dyn_slowest_lam": f"{slowest['λ']:g}",
+        "dyn_slowest_train": f"{slowest['t_train']}",
+        "dyn_slowest_test": f"{slowest['t_test']}",
+        "dyn_near_one_lam": f"{near_one['λ']:g}",
+        "dyn_near_one_smallest": near_one["smallest sample eigenvalue"],
+        "dyn_near_one_edge": near_one["MP lower edge"],
+    }
+
+
 def loss_curves(histories: Sequence[History]) -> dict[str, float | None]:
     """Regression numbers: the losses and accuracies at fixed steps, every crossing."""
     return _curves(histories, ("train_loss", "gen_loss", "test_loss", "train_acc", "test_acc", "theory_gen_loss",
@@ -199,6 +283,72 @@ def weight_decay_table(histories: Sequence[History]) -> list[dict]:
     return rows
 
 
+def weight_decay_runs(histories: Sequence[History]) -> list[History]:
+    """The weight-decay notebook's runs that its figure and tables draw: those of its base seed (the first run's);
+    the further seeds of the small-γ runs are C.wd.limits's only."""
+    seed = histories[0].config["data_seed"]
+    return [h for h in histories if h.config["data_seed"] == seed]
+
+
+def weight_decay_seed_table(histories: Sequence[History]) -> list[dict]:
+    """Per seed (C.wd.limits over seeds): the small-γ runs' lowest and highest ratio to the formula with the
+    teacher's norm, which loss and run each is, their spread and the seed's own verdict."""
+    rows = []
+    for seed, ratios in checks.weight_decay_seed_ratios(histories).items():
+        lo, hi = min(ratios, key=lambda x: x[1]), max(ratios, key=lambda x: x[1])
+        rows.append({"seed": seed, "small-γ runs": len(ratios) // 2, "lowest ratio": round(lo[1], 3), "lowest at": lo[0],
+                     "highest ratio": round(hi[1], 3), "highest at": hi[0], "max/min": round(hi[1] / lo[1], 3),
+                     "verdict": checks.grade_weight_decay([r for _, r in ratios])})
+    return rows
+
+
+def weight_decay_reading(histories: Sequence[History], result) -> dict[str, str]:
+    """The measured numbers the weight-decay page's prose quotes (glued): the book's seed's small-γ runs' ratios
+    to the paper's number, to the formula with the teacher's norm and to the MP plateau without the small-γ
+    expansion, the realised d_out ||T||^2, the band C.wd.limits is judged by with its margin, and per seed the
+    lowest and highest ratio and the seed's verdict (``histories``: every seed's runs, the book's first)."""
+    seeds = weight_decay_seed_table(histories)
+    small = [h for h in weight_decay_runs(histories) if checks.wd_small(h)]
+    ratios = {"paper": [], "ours": [], "exact": []}
+    for h in small:
+        c, lam, t_sq = h.config, h.meta["lam_eff"], h.meta["teacher_sq"]
+        final = (h.final("train_loss"), h.final("gen_loss"))
+        for key, lim in (("paper", theory.wd_limits_paper(lam, c["gamma"])),
+                         ("ours", theory.wd_limits_mp(lam, c["gamma"], c["d_out"], t_sq)),
+                         ("exact", checks.wd_limits_exact_gamma(lam, c["gamma"], c["d_out"], t_sq))):
+            ratios[key] += [f / x for f, x in zip(final, lim)]
+
+    def span(xs: Sequence[float]) -> str:
+        return f"{min(xs):.3f}–{max(xs):.3f}" if xs else "none"
+
+    lo, hi = thresholds.WD_BAND
+    return {"wd_paper_ratios": span(ratios["paper"]), "wd_our_ratios": span(ratios["ours"]),
+            "wd_exact_ratios": span(ratios["exact"]), "wd_runs": f"{len(small)}",
+            "wd_teacher": span([h.config["d_out"] * h.meta["teacher_sq"] for h in small]),
+            "wd_band": f"[{lo:g}, {hi:g}]", "wd_clear": f"[{lo * (1 + thresholds.EDGE):.3g}, {hi * (1 - thresholds.EDGE):.3g}]",
+            "wd_lowest": f"{min(ratios['ours'], default=math.nan):.3f}", "wd_verdict": result.verdict,
+            "wd_small": f"{thresholds.WD_SMALL:g}", "wd_seeds": f"{len(seeds)}",
+            "wd_other_seeds": ", ".join(str(r["seed"]) for r in seeds[1:]) or "none",
+            "wd_seed_lowest": ", ".join(f"{r['lowest ratio']:.3f} (seed {r['seed']})" for r in seeds) or "none",
+            "wd_seed_highest": ", ".join(f"{r['highest ratio']:.3f} (seed {r['seed']})" for r in seeds) or "none",
+            "wd_seed_verdicts": ", ".join(f"{r['verdict']} (seed {r['seed']})" for r in seeds) or "none",
+            **_lowest_over_seeds(histories)}
+
+
+def _lowest_over_seeds(histories: Sequence[History]) -> dict[str, str]:
+    """The lowest ratio to the formula with the teacher's norm over every seed's small-γ runs (glued): its value,
+    its loss, run and seed, and where it lies against C.wd.limits's band and margin."""
+    found = [(r, label, seed) for seed, ratios in checks.weight_decay_seed_ratios(histories).items()
+             for label, r in ratios]
+    if not found:
+        return {"wd_lowest_all": "none", "wd_lowest_all_at": "none", "wd_lowest_all_place": "none"}
+    r, label, seed = min(found)
+    lo = thresholds.WD_BAND[0]
+    place = ("below the band's lower end" if r < lo else "inside the band but within its margin"
+             if r < lo * (1 + thresholds.EDGE) else "clear of the margin")
+    return {"wd_lowest_all": f"{r:.3f}", "wd_lowest_all_at": typeset(f"{label}, seed {seed}"), "wd_lowest_all_place": place}
+
+
 def weight_decay_data(histories: Sequence[History]) -> dict:
     """What the weight-decay figure draws: each run's limits, and measured against predicted plateaus."""
     limits = [weight_decay_limits(h) for h in histories]
@@ -230,6 +380,31 @@ def d_out_table(histories: Sequence[History]) -> list[dict]:
             for d, (m, se, ms, ses, th) in checks.d_out_table(histories).items()]
 
 
+def d_out_capped_table(histories: Sequence[History], cap: int = thresholds.STEP_CAP) -> list[dict]:
+    """Per d_out (seed means): t_train, t_test, Δt, and Δt as a run stopped at ``cap`` steps would record it
+    (the hypothesis beside C.dout.peak; not the figure's numbers)."""
+    return [{"d_out": d, "t_train": _int(tr), "t_test": _int(te), "Δt": _int(dt), f"Δt, runs stopped at {cap:.0e}": _int(cdt),
+             "seeds crossing after the cap": n}
+            for d, (tr, te, dt, cdt, n) in checks.capped_d_out_table(histories, cap).items()]
+
+
+def d_out_capped_reading(histories: Sequence[History], cap: int = thresholds.STEP_CAP) -> dict[str, str]:
+    """The numbers the d_out page's hypothesis quotes (glued): the cap, where the capped Δt peaks, and the d_out
+    whose test crossing falls after the cap (seed means of :func:`checks.capped_d_out_table`)."""
+    table = checks.capped_d_out_table(histories, cap)
+    ds = list(table)
+    x, interior = measure.peak(ds, [table[d][3] for d in ds])
+    late = [d for d in ds if table[d][4]]
+    first_late = late[0] if late else ds[-1]
+    seeds = len([h for h in histories if h.config["d_out"] == ds[0]])
+    return {"cap": f"$10^{{{round(math.log10(cap))}}}$" if cap == 10 ** round(math.log10(cap)) else f"{cap}",
+            "cap_peak": f"{x:g}", "cap_peak_where": "an interior" if interior else "an end",
+            "cap_late": ", ".join(f"{d} ({table[d][4]} of {seeds} seeds)" for d in late) or "none",
+            "cap_first_late": f"{first_late}", "cap_first_late_test": f"{table[first_late][1]:,.0f}",
+            "cap_raw_last": f"{table[ds[-1]][2]:,.0f}", "cap_capped_last": f"{table[ds[-1]][3]:,.0f}",
+            "cap_last": f"{ds[-1]}"}
+
+
 def d_out(histories: Sequence[History]) -> dict[str, float | None]:
     """Regression numbers: every run's crossings."""
     return grok_time(histories)
@@ -247,6 +422,48 @@ def nets_table(histories: Sequence[History]) -> list[dict]:
                      "final test loss": _loss(h.final('test_loss')),
                      "final test acc": round(h.final("test_acc"), 3)})
     return rows
+
+
+def two_layer_clock(h: History) -> dict:
+    """The two-layer linear net's second layer against the rescaling's assumption W2^T W2 = I / (2 d_out): its mean
+    eigenvalue along the run (retraced, :func:`measure.second_layer_gram`) and the crossings the theory predicts
+    when its clock runs at that measured value (:func:`measure.rescaled_clock_crossing`)."""
+    from .config import LinearEstimatorConfig
+
+    config = LinearEstimatorConfig.from_dict(h.config)
+    row = measure.crossing(h)
+    t_max = max(t for t in (row["t_train"], row["t_test"], 50) if t is not None)
+    gram = measure.second_layer_gram(config, t_max)
+    return {"assumed": 1 / (2 * config.d_out), "gram": gram,
+            "clock_t_train": measure.rescaled_clock_crossing(gram, config.d_out, row["theory_t_train"]),
+            "clock_t_test": measure.rescaled_clock_crossing(gram, config.d_out, row["theory_t_test"]),
+            "t_train": row["t_train"], "t_test": row["t_test"],
+            "theory_t_train": row["theory_t_train"], "theory_t_test": row["theory_t_test"]}
+
+
+def two_layer_clock_table(h: History, steps=(0, 10, 25, 50, 100)) -> list[dict]:
+    """Printable rows: the mean eigenvalue of W2^T W2 at a few steps and at the net's crossings, over its value
+    assumed by eta -> eta / (2 d_out^2)."""
+    clock = two_layer_clock(h)
+    marks = [(t, "") for t in steps] + [(clock["t_train"], "t_train"), (clock["t_test"], "t_test")]
+    marks = sorted((t, label) for t, label in marks if t is not None and t < len(clock["gram"]))  # None: never crossed
+    return [{"step": int(t), "": label, "mean eigenvalue of W2ᵀW2": round(float(clock["gram"][t]), 3),
+             "/ 1/(2 d_out)": round(float(clock["gram"][t]) / clock["assumed"], 2)} for t, label in marks]
+
+
+def nets_reading(histories: Sequence[History]) -> dict[str, str]:
+    """The numbers the nets page's prose quotes about the two-layer linear net's clock (glued; the two-layer
+    linear net is the first run) and the widths the verdicts are for."""
+    clock = two_layer_clock(histories[0])
+    gram = clock["gram"]
+    c = histories[0].config
+    return {"nets_shape": f"{c['d_in']}-{c['hidden']}-{c['d_out']}", "nets_assumed": f"{clock['assumed']:.3g}",
+            "nets_gram_0": f"{gram[0]:.3f}", "nets_gram_50": f"{gram[min(50, len(gram) - 1)]:.3f}",
+            "nets_gram_test": f"{gram[clock['t_test']]:.3f}" if clock["t_test"] is not None else "n/a",
+            "nets_rate_test": f"{gram[clock['t_test']] / clock['assumed']:.1f}" if clock["t_test"] is not None else "n/a",
+            "nets_clock_train": f"{clock['clock_t_train']:.0f}", "nets_clock_test": f"{clock['clock_t_test']:.0f}",
+            "nets_net_train": f"{clock['t_train']}", "nets_net_test": f"{clock['t_test']}",
+            "nets_theory_train": f"{clock['theory_t_train']:.0f}", "nets_theory_test": f"{clock['theory_t_test']:.0f}"}
 
 
 def nets(histories: Sequence[History]) -> dict[str, float | None]:
@@ -268,6 +485,39 @@ def label_noise_table(histories: Sequence[History]) -> list[dict]:
                      "final L_tr": _loss(h.final('train_loss')), "σₙ²(1-λ)": float(f"{lim_tr:.3g}"),
                      "final L_gen": _loss(h.final('gen_loss')), "σₙ²λ/(1-λ)": float(f"{lim_gen:.3g}")})
     return rows
+
+
+def label_noise_runs(histories: Sequence[History]) -> list[History]:
+    """The label-noise notebook's runs that its figure and tables draw: those of its base seed (the first run's);
+    the further seeds at sigma* are C.noise.tuned's only."""
+    seed = histories[0].config["data_seed"]
+    return [h for h in histories if h.config["data_seed"] == seed]
+
+
+def tuned_noise_table(histories: Sequence[History]) -> list[dict]:
+    """Per seed at σ_n = σ*: both crossings, their gap over t_test, and the final L_gen against ε/4 (C.noise.tuned)."""
+    rows = []
+    for h in sorted(histories, key=lambda h: h.config["data_seed"]):
+        row = measure.crossing(h)
+        gap = (abs(row["t_train"] - row["t_test"]) / row["t_test"]
+               if row["t_train"] is not None and row["t_test"] is not None else math.nan)
+        rows.append({"seed": h.config["data_seed"], "σ_n": float(f"{h.config['label_noise']:.3g}"),
+                     "t_train": _int(row["t_train"]), "t_test": _int(row["t_test"]), "gap / t_test": round(gap, 3),
+                     "final L_gen": float(f"{h.final('gen_loss'):.4g}"), "ε/4": h.config["eps"] / 4})
+    return rows
+
+
+def tuned_noise_reading(histories: Sequence[History], result) -> dict[str, str]:
+    """The numbers the label-noise page quotes about C.noise.tuned over seeds (glued)."""
+    rows = tuned_noise_table(histories)
+    crossed = [r for r in rows if r["gap / t_test"] == r["gap / t_test"]]
+    never = [str(r["seed"]) for r in rows if r["gap / t_test"] != r["gap / t_test"]]
+    return {"tuned_seeds": f"{len(rows)}", "tuned_verdict": result.verdict,
+            "tuned_gaps": (f"{min(r['gap / t_test'] for r in crossed):.2f}–{max(r['gap / t_test'] for r in crossed):.2f}"
+                           if crossed else "none"),
+            "tuned_never": ", ".join(never) or "none",
+            "tuned_final_gen": f"{min(r['final L_gen'] for r in rows):.3g}–{max(r['final L_gen'] for r in rows):.3g}",
+            "tuned_ok": f"{thresholds.TUNED_OK:g}", "tuned_partly": f"{thresholds.TUNED_PARTLY:g}"}
 
 
 def label_noise(histories: Sequence[History]) -> dict[str, float | None]:

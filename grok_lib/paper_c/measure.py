@@ -20,7 +20,9 @@ from .simulate import acc_name
 from .theory import GROK_ACC, grok_time_formula
 
 __all__ = ["GROK_ACC", "crossing", "measured_eps", "grokking_time", "theory_grokking_time", "grid_crossing", "relative_error",
-           "max_relative_error", "window", "plateau", "formula_ratio", "seed_mean", "peak", "acc_curve"]
+           "max_relative_error", "window", "plateau", "formula_ratio", "seed_mean", "peak", "acc_curve",
+           "decided_window", "isotropic_losses", "binomial_z", "capped_grokking_time", "second_layer_gram",
+           "rescaled_clock_crossing"]
 
 
 def crossing(history: History, eps: float | None = None) -> dict:
@@ -118,3 +120,74 @@ def peak(x: Sequence[float], y: Sequence[float]) -> tuple[float, bool]:
     y = np.asarray(y, dtype=np.float64)
     i = int(np.nanargmax(y))
     return float(np.asarray(x)[i]), 0 < i < len(y) - 1
+
+
+# --- windows and references the re-graded claims read -----------------------------------------------------------
+def decided_window(train_loss, gen_loss, level: float) -> np.ndarray:
+    """The record steps before both accuracies are decided: before the later of the first steps at which each loss
+    that ever falls below ``level`` does so (a loss that never does, such as L_gen on its plateau for lambda > 1,
+    does not extend the window); every step if neither falls below it. At ``level`` = eps/4 this is the range the
+    paper's accuracy figures show moving."""
+    ends = [int(below[0]) for x in (train_loss, gen_loss) if len(below := np.nonzero(np.asarray(x) < level)[0])]
+    ok = np.zeros(len(np.asarray(gen_loss)), bool)
+    ok[: max(ends) if ends else len(ok)] = True
+    return ok
+
+
+def isotropic_losses(history: History) -> tuple[np.ndarray, np.ndarray]:
+    """(L_tr, L_gen) of the exact gradient-flow theory averaged over the direction of D_0 (its norm kept), on the
+    run's record steps: for an isotropic D_0 each eigenmode of the sample covariance carries l0 / d_in, so
+    L_tr = l0 mean_i[s_i e^{-4 eta' s_i t}], L_gen = l0 mean_i[e^{-4 eta' s_i t}], eta' = eta / d_out. This is the
+    MP integral with the run's own sample spectrum in place of the MP law (gamma = 0, no label noise)."""
+    s = np.asarray(history.snapshots["eigenvalues"][0], dtype=np.float64)
+    c = history.config
+    decay = np.exp(-4 * (c["eta"] / c["d_out"]) * np.outer(s, history.steps.astype(np.float64)))
+    l0 = history.meta["l0"]
+    return l0 * (s[:, None] * decay).mean(axis=0), l0 * decay.mean(axis=0)
+
+
+def binomial_z(measured_acc, law_acc, n: int) -> np.ndarray:
+    """|measured - law| in binomial standard deviations sqrt(p (1 - p) / n) of an accuracy counted on n samples,
+    p = the law's accuracy kept within [1/n, 1 - 1/n] (so that one sample off at p = 0 or 1 is about 1 sd)."""
+    p = np.clip(np.asarray(law_acc, dtype=np.float64), 1.0 / n, 1.0 - 1.0 / n)
+    return np.abs(np.asarray(measured_acc) - np.asarray(law_acc)) / np.sqrt(p * (1 - p) / n)
+
+
+def capped_grokking_time(t_train, t_test, cap: int) -> tuple[float, bool]:
+    """(Delta t, censored) as a run stopped after ``cap`` steps would record it: t_test - t_train if the test
+    accuracy crossed by then, else cap - t_train with censored = True (nan if the training accuracy had not
+    crossed either)."""
+    if t_train is None or t_train > cap:
+        return math.nan, True
+    if t_test is None or t_test > cap:
+        return float(cap - t_train), True
+    return float(t_test - t_train), False
+
+
+# --- the two-layer linear net's second layer ----------------------------------------------------------------------
+def second_layer_gram(config, t_max: int) -> np.ndarray:
+    """The mean eigenvalue of W2^T W2 at steps 0 ... t_max of the two-layer linear net of ``config``, retraced with
+    the trainer's own data, initialisation and update (:mod:`.simulate`, in the eigenbasis; weight decay included).
+    The paper's rescaling eta -> eta / (2 d_out^2) assumes W2^T W2 = I / (2 d_out), its value at initialisation."""
+    from . import simulate
+
+    data = simulate.make_data(config)
+    w1, w2 = simulate.init_net(config)
+    rotated = simulate.Rotated(config, data, w1 @ w2)
+    s, w1 = rotated.s[:, None], rotated.v.T @ w1
+    eta, gamma, k = config.eta, config.gamma, 2.0 / config.d_out
+    out = []
+    for _ in range(t_max + 1):
+        out.append(float(np.trace(w2.T @ w2)) / config.d_out)
+        g = k * (s * (w1 @ w2 - rotated.teacher) - rotated.h)
+        w1, w2 = w1 - eta * (g @ w2.T + gamma * w1), w2 - eta * (w1.T @ g + gamma * w2)
+    return np.asarray(out)
+
+
+def rescaled_clock_crossing(gram_mean, d_out: int, theory_t: float) -> float:
+    """The step at which the two-layer net reaches the theory's crossing time ``theory_t`` if its clock runs at the
+    measured W2^T W2 instead of its initial I / (2 d_out): the first t with sum_{u < t} 2 d_out gram(u) >= theory_t
+    (nan if not within the traced steps)."""
+    clock = np.concatenate([[0.0], np.cumsum(2 * d_out * np.asarray(gram_mean))])
+    reached = np.nonzero(clock >= theory_t)[0]
+    return float(reached[0]) if len(reached) else math.nan

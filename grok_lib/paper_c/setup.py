@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from ..notebook import Run, start
 from ..runs import run_all
-from . import config as C, figures, modadd
+from . import checks, config as C, figures, modadd
+from .thresholds import WD_SEEDS
 
 
 def _given(values, default):
@@ -40,13 +41,34 @@ def grok_time(profile: str = "default", lams=None, d_in=None, eta=None, data_see
                  output_path)
 
 
+def wd_seed_configs(profile: str = "default", lams=None, gammas=None, **overrides) -> list:
+    """The weight-decay runs in the small-gamma regime (checks.wd_small_at) with data and init seeds base + 1 ...
+    base + WD_SEEDS - 1 (base: the overrides' data_seed, else the profile's), seeds outermost: claim-only runs of
+    C.wd.limits (no figure draws them). The base seed's lowest ratio sits on the edge of the band's margin, so one
+    seed cannot decide the verdict."""
+    overrides = {k: v for k, v in overrides.items() if v is not None}
+    lams, gammas = _given(lams, C.WD_LAMS), _given(gammas, C.WD_GAMMAS)
+    base = C.weight_decay_configs(profile, lams, gammas, **overrides)[0]
+    return [c for k in range(1, WD_SEEDS)
+            for c in C.weight_decay_configs(profile, lams, gammas, **(overrides | {"data_seed": base.data_seed + k,
+                                                                                "init_seed": base.init_seed + k}))
+            if checks.wd_small_at(c.lam_eff, c.gamma, c.d_out)]
+
+
+def _weight_decay_configs(profile: str, lams, gammas, overrides: dict) -> list:
+    """The figure's runs, then the claim-only seeds of C.wd.limits (last; see :func:`.figures.weight_decay_runs`)."""
+    return (C.weight_decay_configs(profile, _given(lams, C.WD_LAMS), _given(gammas, C.WD_GAMMAS), **overrides)
+            + wd_seed_configs(profile, lams, gammas, **overrides))
+
+
 def weight_decay(profile: str = "default", lams=None, gammas=None, d_in=None, eta=None, data_seed=None,
                  init_seed=None, *, output_path=None) -> Run:
-    """One linear run per (λ, γ)."""
+    """One linear run per (λ, γ), then the small-γ runs at further seeds (claim-only runs of C.wd.limits, last;
+    the figure's runs are :func:`.figures.weight_decay_runs`)."""
     overrides = _linear(d_in, eta, None, None, data_seed, init_seed)
-    configs = C.weight_decay_configs(profile, _given(lams, C.WD_LAMS), _given(gammas, C.WD_GAMMAS), **overrides)
-    return start(profile, {"profile": profile, "lams": lams, "gammas": gammas, **overrides}, configs,
-                 C.weight_decay_configs("default"), output_path)
+    return start(profile, {"profile": profile, "lams": lams, "gammas": gammas, **overrides},
+                 _weight_decay_configs(profile, lams, gammas, overrides), _weight_decay_configs("default", None, None, {}),
+                 output_path)
 
 
 def d_out(profile: str = "default", d_outs=None, seeds=None, d_in=None, eta=None, *, output_path=None) -> Run:
@@ -69,13 +91,37 @@ def _noise_configs(profile: str, fractions, overrides: dict) -> list:
         C.noise_full_config(profile, **overrides)]
 
 
+#: Further seeds of the run at sigma_n = sigma* (lambda = NOISE_LAM), added to the base seed's: claim-only runs of
+#: C.noise.tuned (no figure draws them). The base seed's final L_gen sits on eps/4, so one seed cannot decide
+#: whether its test accuracy crosses.
+TUNED_NOISE_SEEDS = 3
+
+
+def tuned_noise_seed_configs(profile: str = "default", **overrides) -> list:
+    """The run at sigma_n = sigma* with data and init seeds base + 1 ... base + TUNED_NOISE_SEEDS (base: the
+    overrides' data_seed, else the profile's)."""
+    overrides = {k: v for k, v in overrides.items() if v is not None}
+    base = C.noise_configs(profile, (1.0,), **overrides)[0]
+    return [C.noise_configs(profile, (1.0,), **(overrides | {"data_seed": base.data_seed + k,
+                                                             "init_seed": base.init_seed + k}))[0]
+            for k in range(1, TUNED_NOISE_SEEDS + 1)]
+
+
+def _label_noise_configs(profile: str, fractions, overrides: dict) -> list:
+    """The figure's runs, then the claim-only seeds of C.noise.tuned (last; see :func:`.figures.label_noise_runs` and
+    :func:`.checks.tuned_noise_runs`)."""
+    return _noise_configs(profile, fractions, overrides) + tuned_noise_seed_configs(profile, **overrides)
+
+
 def label_noise(profile: str = "default", fractions=None, d_in=None, eta=None, eps=None, data_seed=None,
                 init_seed=None, *, output_path=None) -> Run:
     """Label-noise runs at λ = 0.5 (σ_n = fraction × the rebuttal's σ*), then one at λ = 0.3 with σ*
-    from the book's full noise theory (last)."""
+    from the book's full noise theory, then the claim-only seeds of C.noise.tuned (last; the figure's runs are
+    :func:`.figures.label_noise_runs`)."""
     overrides = _linear(d_in, eta, eps, None, data_seed, init_seed)
     return start(profile, {"profile": profile, "fractions": fractions, **overrides},
-                 _noise_configs(profile, fractions, overrides), _noise_configs("default", None, {}), output_path)
+                 _label_noise_configs(profile, fractions, overrides), _label_noise_configs("default", None, {}),
+                 output_path)
 
 
 def modadd_data_ratio(profile: str = "default", fractions=None, seeds=None, epochs=None, device=None, *,
@@ -90,7 +136,8 @@ def modadd_data_ratio(profile: str = "default", fractions=None, seeds=None, epoc
 def book_configs(profile: str = "default") -> list:
     """Every run Part C's notebooks need (trained up front by ``make``): the linear estimators and
     the MLP runs of the data-ratio chapter."""
-    return C.part_c_configs(profile) + modadd.data_ratio_configs(profile)
+    runs = C.part_c_configs(profile) + tuned_noise_seed_configs(profile) + wd_seed_configs(profile)
+    return list(dict.fromkeys(runs)) + modadd.data_ratio_configs(profile)
 
 
 #: Figure name -> the default profile's configs it is drawn from.

@@ -79,7 +79,7 @@ def test_every_evaluator_returns_a_result(runs):
         CK.evaluate_dynamics(runs["curves"]), CK.evaluate_mp(runs["curves"]), CK.evaluate_accuracy_law(runs["curves"]),
         CK.evaluate_formula(runs["grok"]), CK.evaluate_divergence(runs["grok"]), CK.evaluate_plateau(runs["curves"]),
         CK.evaluate_weight_decay(runs["wd"]), CK.evaluate_d_out(runs["d_out"]), CK.evaluate_two_layer(runs["nets"][0]),
-        CK.evaluate_tanh(runs["nets"][1]), CK.evaluate_noise(runs["noise"]), CK.evaluate_tuned_noise(runs["noise"][-1]),
+        CK.evaluate_tanh(runs["nets"][1]), CK.evaluate_noise(runs["noise"]), CK.evaluate_tuned_noise([runs["noise"][-1]]),
         CK.evaluate_tuned_noise_full(runs["noise_full"][0]),
     ]
     # every claim on the linear student; the one on Part A's task is tested in test_modadd.py
