@@ -18,6 +18,8 @@ weight decay, eta = the learning rate, eps = the accuracy threshold, D = S - T.
 - :mod:`grok_lib.paper_c.modadd`    Paper C's question on Part A's task: grokking time vs the training fraction
 - :mod:`grok_lib.paper_c.shape_fits` the three two-parameter shapes fitted to that grokking time
 - :mod:`grok_lib.paper_c.setup`     the one call each Part C notebook makes
+- :mod:`grok_lib.paper_c.recordings` the recorded sets: the two nets at the paper's 1000-200-5 (too long for
+  ``make book``; trained once with ``scripts/record_runs.py``)
 - :mod:`grok_lib.paper_c.kinds`     Part C's row in the table of run kinds (imported here, so it always exists)
 """
 

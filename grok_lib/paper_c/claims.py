@@ -137,16 +137,17 @@ CLAIMS = [
         "C",
         "A two-layer linear net follows the linear theory with $\\eta \\to \\eta / (2 d_{\\mathrm{out}}^2)$.",
         "The net's train and test crossing times (eps = 1e-3, record grid) over those of the exact gradient-flow "
-        "theory on the same data with the rescaled rate (default profile: the 200-40-5 scale-down).",
+        "theory on the same data with the rescaled rate. Setting default: the default profile's 200-40-5 "
+        "scale-down; setting paper: the paper's 1000-200-5 (recorded runs, paper_c/nets_paper).",
         f"reproduced: both ratios in {_band(NET_BAND)}; partly: in {_band(NET_PARTLY)}.",
     ),
     Claim(
         "C.nets.tanh",
         "C",
         "A tanh net (1000-200-5 in the paper) behaves close to the linear theory (near-linear tanh).",
-        "As C.nets.two_layer, for the tanh net. The verdict is for the default profile's scale-down 200-40-5 (the "
-        "paper's 1000-200-5 takes minutes of per-sample GD, too long for the book's default runs; see NET_SETTINGS), "
-        "not for the paper's 1000-200-5.",
+        "As C.nets.two_layer, for the tanh net. Setting default: the default profile's scale-down 200-40-5 (the "
+        "paper's 1000-200-5 takes minutes of per-sample GD, too long for the book's default runs; see NET_SETTINGS); "
+        "setting paper: the paper's 1000-200-5 (recorded runs, paper_c/nets_paper).",
         f"reproduced: both ratios in {_band(NET_BAND)}; partly: in {_band(NET_PARTLY)}; a test accuracy that "
         "never crosses is not reproduced.",
     ),

@@ -434,9 +434,12 @@ def two_layer_clock(h: History) -> dict:
     row = measure.crossing(h)
     t_max = max(t for t in (row["t_train"], row["t_test"], 50) if t is not None)
     gram = measure.second_layer_gram(config, t_max)
-    return {"assumed": 1 / (2 * config.d_out), "gram": gram,
-            "clock_t_train": measure.rescaled_clock_crossing(gram, config.d_out, row["theory_t_train"]),
-            "clock_t_test": measure.rescaled_clock_crossing(gram, config.d_out, row["theory_t_test"]),
+    clock = [measure.rescaled_clock_crossing(gram, config.d_out, row[f"theory_t_{w}"]) for w in ("train", "test")]
+    if not all(math.isfinite(t) for t in clock):  # the measured clock crosses after the net: trace on, as far as
+        t_max = max(t_max, math.ceil(max(row["theory_t_train"], row["theory_t_test"])))  # the fixed rescaling
+        gram = measure.second_layer_gram(config, t_max)
+        clock = [measure.rescaled_clock_crossing(gram, config.d_out, row[f"theory_t_{w}"]) for w in ("train", "test")]
+    return {"assumed": 1 / (2 * config.d_out), "gram": gram, "clock_t_train": clock[0], "clock_t_test": clock[1],
             "t_train": row["t_train"], "t_test": row["t_test"],
             "theory_t_train": row["theory_t_train"], "theory_t_test": row["theory_t_test"]}
 
@@ -451,19 +454,71 @@ def two_layer_clock_table(h: History, steps=(0, 10, 25, 50, 100)) -> list[dict]:
              "/ 1/(2 d_out)": round(float(clock["gram"][t]) / clock["assumed"], 2)} for t, label in marks]
 
 
-def nets_reading(histories: Sequence[History]) -> dict[str, str]:
-    """The numbers the nets page's prose quotes about the two-layer linear net's clock (glued; the two-layer
-    linear net is the first run) and the widths the verdicts are for."""
+def _step_or_beyond(t: float, traced: int) -> str:
+    return f"{t:.0f}" if math.isfinite(t) else f"after {traced} (not reached in the steps traced)"
+
+
+def nets_reading(histories: Sequence[History], prefix: str = "nets") -> dict[str, str]:
+    """The numbers the nets page's prose quotes about the two-layer linear net's clock (glued as ``<prefix>_...``;
+    the two-layer linear net is the first run) and the widths the verdicts are for."""
     clock = two_layer_clock(histories[0])
     gram = clock["gram"]
     c = histories[0].config
-    return {"nets_shape": f"{c['d_in']}-{c['hidden']}-{c['d_out']}", "nets_assumed": f"{clock['assumed']:.3g}",
-            "nets_gram_0": f"{gram[0]:.3f}", "nets_gram_50": f"{gram[min(50, len(gram) - 1)]:.3f}",
-            "nets_gram_test": f"{gram[clock['t_test']]:.3f}" if clock["t_test"] is not None else "n/a",
-            "nets_rate_test": f"{gram[clock['t_test']] / clock['assumed']:.1f}" if clock["t_test"] is not None else "n/a",
-            "nets_clock_train": f"{clock['clock_t_train']:.0f}", "nets_clock_test": f"{clock['clock_t_test']:.0f}",
-            "nets_net_train": f"{clock['t_train']}", "nets_net_test": f"{clock['t_test']}",
-            "nets_theory_train": f"{clock['theory_t_train']:.0f}", "nets_theory_test": f"{clock['theory_t_test']:.0f}"}
+    numbers = {"shape": f"{c['d_in']}-{c['hidden']}-{c['d_out']}", "assumed": f"{clock['assumed']:.3g}",
+               "gram_0": f"{gram[0]:.3f}", "gram_50": f"{gram[min(50, len(gram) - 1)]:.3f}",
+               "gram_test": f"{gram[clock['t_test']]:.3f}" if clock["t_test"] is not None else "n/a",
+               "rate_test": f"{gram[clock['t_test']] / clock['assumed']:.1f}" if clock["t_test"] is not None else "n/a",
+               "clock_train": _step_or_beyond(clock["clock_t_train"], len(gram) - 1),
+               "clock_test": _step_or_beyond(clock["clock_t_test"], len(gram) - 1),
+               "net_train": f"{clock['t_train']}", "net_test": f"{clock['t_test']}",
+               "theory_train": f"{clock['theory_t_train']:.0f}", "theory_test": f"{clock['theory_t_test']:.0f}"}
+    return {f"{prefix}_{k}": v for k, v in numbers.items()}
+
+
+def _crossing_clause(row: dict, which: str) -> str:
+    """'training accuracy reaches erf(sqrt 2) at step 166, 3.2 times sooner than the rescaled theory (530)' from a
+    :func:`nets_table` row, or that it never does."""
+    what = {"train": "training", "test": "test"}[which]
+    t, th = row[f"t_{which}"], row[f"theory t_{which}"]
+    if not math.isfinite(t):
+        return f"{what} accuracy never reaches erf(√2) (the rescaled theory's crossing: step {th:.0f})"
+    return f"{what} accuracy reaches erf(√2) at step {t:.0f}, {th / t:.1f} times sooner than the rescaled theory ({th:.0f})"
+
+
+def nets_paper_reading(default: Sequence[History], paper: Sequence[History], default_results: Sequence,
+                       paper_results: Sequence) -> dict[str, str]:
+    """The numbers the nets page's prose quotes about the paper-scale nets (glued as ``nets_paper_...``): their
+    verdicts beside the scale-down's, their crossings against the rescaled theory and against each other, and the
+    paper-scale two-layer linear net's second layer (:func:`nets_reading`). ``default`` and ``paper`` are the
+    (two-layer linear, tanh) runs of the default profile and of the recorded set; the results, their claims'."""
+    two, tanh = nets_table(paper)
+    scale_down_tanh = nets_table(default)[1]
+    verdict = {r.claim.id: r.verdict for r in paper_results}
+    default_verdict = {r.claim.id: r.verdict for r in default_results}
+    groks, groked_before = math.isfinite(tanh["t_test"]), math.isfinite(scale_down_tanh["t_test"])
+    ratios = [tanh[f"t_{w}"] / two[f"t_{w}"] for w in ("train", "test")
+              if math.isfinite(tanh[f"t_{w}"]) and math.isfinite(two[f"t_{w}"])]
+    ahead = all(math.isfinite(r[f"t_{w}"]) and r[f"t_{w}"] < r[f"theory t_{w}"] for r in (two, tanh) for w in ("train", "test"))
+    return {"nets_paper_two_layer_verdict": f"**{verdict['C.nets.two_layer']}**",
+            "nets_paper_tanh_verdict": f"**{verdict['C.nets.tanh']}**",
+            "nets_paper_two_layer_default": default_verdict["C.nets.two_layer"],
+            "nets_paper_tanh_default": default_verdict["C.nets.tanh"],
+            "nets_paper_two_layer_train": _crossing_clause(two, "train"),
+            "nets_paper_two_layer_test": _crossing_clause(two, "test"),
+            "nets_paper_tanh_train": _crossing_clause(tanh, "train"),
+            "nets_paper_tanh_test": _crossing_clause(tanh, "test"),
+            "nets_paper_tanh_final_acc": f"{tanh['final test acc']:.3f}",
+            "nets_paper_tanh_vs_scale_down": {(True, False): "unlike the scale-down's, which never does",
+                                              (True, True): "as the scale-down's does",
+                                              (False, True): "unlike the scale-down's, which does",
+                                              (False, False): "as in the scale-down"}[(groks, groked_before)],
+            "nets_paper_tanh_vs_two_layer": (
+                "its crossings come at " + " and ".join(f"{r:.2f}" for r in ratios) + " times the two-layer linear "
+                "net's (training, test)" if len(ratios) == 2 else "its test crossing cannot be set against the "
+                "two-layer linear net's"),
+            "nets_paper_both_ahead": ("both nets run ahead of the rescaled linear theory at every crossing" if ahead
+                                      else "the nets do not both run ahead of the rescaled linear theory"),
+            **nets_reading(paper, prefix="nets_paper")}
 
 
 def nets(histories: Sequence[History]) -> dict[str, float | None]:

@@ -8,8 +8,9 @@ from .config import LinearEstimatorConfig
 
 
 def train_group(configs, *, device, resume, on_checkpoint, progress, callbacks=()):
-    """One run per config (numpy float64, seconds each: no checkpoints, no callbacks)."""
-    return [simulate.train(c, progress=progress) for c in configs]
+    """One run per config (numpy float64, no checkpoints); ``callbacks`` are called as ``cb(step, row)`` at each
+    record step (:func:`.simulate.train`)."""
+    return [simulate.train(c, progress=progress, callbacks=callbacks) for c in configs]
 
 
 def memory(c: dict) -> float:

@@ -9,9 +9,11 @@ committed settings writes its figures and claims (see :func:`grok_lib.notebook.s
 
 from __future__ import annotations
 
+from .. import recorded as recorded_runs
+from ..history import History
 from ..notebook import Run, start
 from ..runs import run_all
-from . import checks, config as C, figures, modadd
+from . import checks, config as C, figures, modadd, recordings
 from .thresholds import WD_SEEDS
 
 
@@ -84,6 +86,16 @@ def nets(profile: str = "default", steps=None, eta=None, data_seed=None, init_se
     overrides = {"steps": steps, "eta": eta, "data_seed": data_seed, "init_seed": init_seed}
     return start(profile, {"profile": profile, **overrides}, C.net_configs(profile, **overrides),
                  C.net_configs("default"), output_path)
+
+
+def recorded(name: str) -> list[History]:
+    """The histories of Part C's recorded set ``name`` (``nets_paper``: the two-layer linear and the tanh net at the
+    paper's 1000-200-5, in that order; see :mod:`grok_lib.paper_c.recordings`), checked against its definition."""
+    full = f"paper_c/{name}"
+    if full not in recordings.RECORDINGS:
+        names = ", ".join(n.split("/", 1)[1] for n in recordings.RECORDINGS)
+        raise recorded_runs.RecordingError(f"name must be one of {names}, got {name!r}")
+    return recorded_runs.load(full, recordings.RECORDINGS[full][1]()).histories
 
 
 def _noise_configs(profile: str, fractions, overrides: dict) -> list:

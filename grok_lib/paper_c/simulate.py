@@ -333,7 +333,8 @@ def _train_linear(config: LinearEstimatorConfig, data: Data, rotated: Rotated | 
 
 
 # --- two-layer nets ---------------------------------------------------------------------------
-def _train_two_layer_linear(config: LinearEstimatorConfig, data: Data, rotated: Rotated, progress: bool):
+def _train_two_layer_linear(config: LinearEstimatorConfig, data: Data, rotated: Rotated, progress: bool,
+                            callbacks=()):
     """GD on S = W1 W2 with the exact full-batch gradient through Sigma, in Sigma's eigenbasis."""
     s, t_t, h_t = rotated.s[:, None], rotated.teacher, rotated.h
     w1, w2 = init_net(config)
@@ -349,6 +350,7 @@ def _train_two_layer_linear(config: LinearEstimatorConfig, data: Data, rotated: 
                 raise FloatingPointError(f"two-layer linear run diverged at step {step}; lower eta (now {eta})")
             steps.append(step)
             deltas.append(d)
+            _call(callbacks, step, lambda: _record_linear_metrics(config, StoredStates(rotated, [step], [d]), [step]))
         if step == config.steps:
             break
         g = k * (s * d - h_t)  # dL_tr/dS in the eigenbasis
@@ -358,13 +360,34 @@ def _train_two_layer_linear(config: LinearEstimatorConfig, data: Data, rotated: 
     return steps, metrics, _grid_crossings(config, steps, metrics)
 
 
-def _train_tanh(config: LinearEstimatorConfig, data: Data, progress: bool):
+def _train_tanh(config: LinearEstimatorConfig, data: Data, progress: bool, callbacks=()):
     """GD on f(x) = W2^T tanh(W1^T x) with per-sample forward and backward passes."""
     with np.errstate(over="ignore", invalid="ignore"):  # a diverging run is reported at its next record
-        return _tanh_gd(config, data, progress)
+        return _tanh_gd(config, data, progress, callbacks)
 
 
-def _tanh_gd(config: LinearEstimatorConfig, data: Data, progress: bool):
+def _net_metrics(config: LinearEstimatorConfig, sq: dict) -> dict:
+    """Losses and accuracies from the per-sample squared errors ``sq`` (which -> one array per record step)."""
+    metrics = {}
+    for which in ("train", "test"):
+        errs = np.stack(sq[which])
+        metrics[f"{which}_loss"] = errs.mean(axis=1) / config.d_out
+        for e in config.all_eps:
+            metrics[_acc_name(which, e, config)] = (errs <= e).mean(axis=1)
+    return metrics
+
+
+def _call(callbacks, step: int, metrics) -> None:
+    """Call each ``cb(step, row)`` of ``callbacks`` with the step's recorded metrics (``metrics()``: arrays of one
+    step; computed only when there is a callback). The nets' trainers call it at each record step as they reach
+    it, so a callback that raises stops the run there (what :func:`grok_lib.recorded.retrain_prefix` does)."""
+    if callbacks:
+        row = {k: float(v[0]) for k, v in metrics().items()}
+        for cb in callbacks:
+            cb(step, row)
+
+
+def _tanh_gd(config: LinearEstimatorConfig, data: Data, progress: bool, callbacks=()):
     x, y = data.x_train, data.x_train @ data.teacher + data.noise_train
     x_test = data.x_test
     y_test = x_test @ data.teacher + data.noise_test
@@ -382,18 +405,14 @@ def _tanh_gd(config: LinearEstimatorConfig, data: Data, progress: bool):
             steps.append(step)
             sq["train"].append((r**2).sum(axis=1))
             sq["test"].append(((np.tanh(x_test @ w1) @ w2 - y_test) ** 2).sum(axis=1))
+            _call(callbacks, step, lambda: _net_metrics(config, {w: sq[w][-1:] for w in sq}))
         if step == config.steps:
             break
         g_out = scale * r
         g_hid = (g_out @ w2.T) * (1 - hid**2)
         w1, w2 = w1 - eta * (x.T @ g_hid + gamma * w1), w2 - eta * (hid.T @ g_out + gamma * w2)
     steps = np.asarray(steps, dtype=np.int64)
-    metrics = {}
-    for which in ("train", "test"):
-        errs = np.stack(sq[which])
-        metrics[f"{which}_loss"] = errs.mean(axis=1) / config.d_out
-        for e in config.all_eps:
-            metrics[_acc_name(which, e, config)] = (errs <= e).mean(axis=1)
+    metrics = _net_metrics(config, sq)
     return steps, metrics, _grid_crossings(config, steps, metrics)
 
 
@@ -466,9 +485,12 @@ def theory_crossings(config: LinearEstimatorConfig, s, d0_t) -> list[dict]:
 
 
 # --- the trainer ----------------------------------------------------------------------------
-def train(config: LinearEstimatorConfig, progress: bool = True) -> History:
+def train(config: LinearEstimatorConfig, progress: bool = True, callbacks=()) -> History:
     """One Paper C run: the simulation on its record steps, the theory on the same steps, the crossings.
 
+    ``callbacks``: each is called as ``cb(step, row)`` at each record step with the simulated metrics of that step
+    (the theory's are computed after the run): by the nets as training reaches the step, for the linear student
+    (whose steps are exact powers, computed together) once the run is done.
     Deterministic: the same config gives identical arrays.
     """
     t0 = time.perf_counter()
@@ -478,10 +500,12 @@ def train(config: LinearEstimatorConfig, progress: bool = True) -> History:
     rotated = Rotated(config, data, s0)
     if config.model == "linear":
         steps, metrics, crossings = _train_linear(config, data, rotated)
+        for i, step in enumerate(steps):
+            _call(callbacks, int(step), lambda: {k: v[i: i + 1] for k, v in metrics.items()})
     elif config.model == "two_layer_linear":
-        steps, metrics, crossings = _train_two_layer_linear(config, data, rotated, progress)
+        steps, metrics, crossings = _train_two_layer_linear(config, data, rotated, progress, callbacks)
     else:
-        steps, metrics, crossings = _train_tanh(config, data, progress)
+        steps, metrics, crossings = _train_tanh(config, data, progress, callbacks)
     seconds_sim = time.perf_counter() - t0
     r = rotated
     metrics |= theory_curves(config, r.s, r.d0, r.teacher, r.h, r.noise_sq, steps)

@@ -150,6 +150,31 @@ def test_nets_train_and_carry_the_rescaled_theory():
     assert "gen_loss" not in h.metrics  # the tanh net has no exact generalisation loss
 
 
+@pytest.mark.parametrize("model", ["linear", "two_layer_linear", "tanh"])
+def test_callbacks_get_each_record_step_and_can_stop_the_run(model):
+    """cb(step, row) at each record step with that step's simulated metrics, the history's (what
+    grok_lib.recorded.retrain_prefix holds against a recording); the nets call it as training reaches the step,
+    so a callback that raises stops them there."""
+    c = profile_config("ci", model=model, d_out=2, eta=0.5 if model != "linear" else 0.05, steps=1500)
+    seen = {}
+    h = sim.train(c, progress=False, callbacks=(lambda step, row: seen.setdefault(step, row),))
+    assert sorted(seen) == h.steps.tolist()
+    assert set(seen[0]) == {k for k in h.metrics if not k.startswith(("theory_", "gd_", "mp_"))}
+    for i, step in enumerate(h.steps.tolist()):
+        for name, value in seen[step].items():
+            assert value == pytest.approx(h[name][i], rel=1e-12, abs=1e-300), (step, name)
+
+    class Stop(Exception):
+        pass
+
+    def stop(step, row):
+        if step > 100:
+            raise Stop
+
+    with pytest.raises(Stop):
+        sim.train(c, progress=False, callbacks=(stop,))
+
+
 def test_divergence_is_reported():
     with pytest.raises(FloatingPointError):
         sim.train(profile_config("ci", model="tanh", eta=50.0, steps=200), progress=False)
