@@ -260,6 +260,12 @@ def evaluate_regimes(sparse_runs: Sequence[History], misgrokking_run: History) -
                      ("B.misgrokking", (misgrokking_run,))])
 
 
+def evaluate_misgrokking(runs: Sequence[History]) -> list[Result]:
+    """B.misgrokking on misgrokking runs at several data seeds (the recorded paper-scale set): a verdict holds only
+    where it holds for every seed (:func:`grok_lib.claims.across_seeds`)."""
+    return across_seeds([_results([("B.misgrokking", (h,))]) for h in runs], [int(h.config["data_seed"]) for h in runs])
+
+
 def evaluate_matrix_completion(h: History) -> list[Result]:
     """The matrix-completion notebook's claims."""
     return _results([("B.mc.kernel_plateau", (h,)), ("B.mc.recovery", (h,)), ("B.mc.clock", (h,))])

@@ -127,10 +127,19 @@ class MisgrokkingConfig(DiagonalNetConfig):
     n_train: int = 32
     alpha: float = 128.0
     gamma: float = 25.0  # the L2 margin of the data along w* is gamma / 2
+    #: 0: the run is ``steps`` steps. > 0: it stops at the first step whose clock lambda t / ln(alpha) is
+    #: >= stop_clock, and ``steps`` is only an upper bound. With lr_rule "stable" steps can be shorter than
+    #: lr, so a step count planned at the cap (:func:`steps_for`) ends the run early on the clock; the
+    #: recorded paper-scale runs (:mod:`grok_lib.paper_b.recordings`) stop on the clock instead.
+    stop_clock: float = 0.0
 
     def __post_init__(self) -> None:
         self._check_shared()
         _nonnegative("gamma", self.gamma)
+        _nonnegative("stop_clock", self.stop_clock)
+        if self.stop_clock > 0 and (self.weight_decay <= 0 or self.alpha <= 1):
+            raise ConfigError(f"stop_clock needs weight_decay > 0 and alpha > 1 (ln(alpha) / lambda is the clock); "
+                              f"got weight_decay={self.weight_decay!r}, alpha={self.alpha!r}")
 
 
 @dataclass(frozen=True)

@@ -169,7 +169,7 @@ def reference_classifiers(config: DiagonalNetConfig) -> tuple[dict, dict]:
     return {k: v.copy() for k, v in w.items()}, dict(meta)
 
 
-def train(config: DiagonalNetConfig, progress: bool = True) -> History:
+def train(config: DiagonalNetConfig, progress: bool = True, callbacks=()) -> History:
     """Train one diagonal net full batch; a :class:`~grok_lib.history.History` of ``config.steps`` steps.
 
     Metrics on the recorded steps: ``t`` (continuous time, sum of steps), ``lr`` (the step
@@ -178,6 +178,11 @@ def train(config: DiagonalNetConfig, progress: bool = True) -> History:
     ``cos_l1`` (cosine of beta with the max-L2 / max-L1 margin classifiers of the training
     set), ``cos_star`` (with w*). Snapshots: ``beta`` at ``n_snapshots`` recorded steps.
     Meta: the margin classifiers' margins and test accuracies, wall seconds.
+
+    A misgrokking config with ``stop_clock`` > 0 stops at the first step whose clock lambda t / ln(alpha)
+    is >= stop_clock (``steps`` is then an upper bound): that step is recorded last, and the recorded steps
+    are those of the schedule before it. ``callbacks``: each is called as ``cb(step, row)`` at every
+    recorded step (the row as recorded).
     """
     t0 = time.perf_counter()
     x, y, x_test, y_test, w_star = make_data(config)
@@ -199,6 +204,9 @@ def train(config: DiagonalNetConfig, progress: bool = True) -> History:
     snaps, snap_steps = [], []
     t = 0.0
     next_record = 0
+    stop_clock = getattr(config, "stop_clock", 0.0)
+    stop_t = stop_clock * math.log(config.alpha) / lam if stop_clock > 0 else math.inf
+    recorded = []
     label = f"diagonal {type(config).__name__[:-6].lower()} alpha={config.alpha:g} wd={lam:g}"
     for step in tqdm(range(config.steps + 1), desc=label, disable=not progress, mininterval=10, ascii=True):
         du, dv, g, s = gradients(u, v, x, y, lam)
@@ -206,7 +214,8 @@ def train(config: DiagonalNetConfig, progress: bool = True) -> History:
             lr = min(config.lr, 1.0 / smoothness_bound(u, v, g, s, x_norm2, col_norm2, lam))
         else:
             lr = config.lr
-        if step == schedule[next_record]:
+        last = step == config.steps or t >= stop_t
+        if step == schedule[next_record] or last:
             beta = u * u - v * v
             row = _record_row(beta, u, v, x, y, x_test, y_test, lam, refs)
             if not math.isfinite(row["objective"]):
@@ -215,17 +224,21 @@ def train(config: DiagonalNetConfig, progress: bool = True) -> History:
             row |= {"t": t, "lr": lr}
             for k, val in row.items():
                 rows.setdefault(k, []).append(val)
+            recorded.append(step)
+            for cb in callbacks:
+                cb(step, row)
             if step in keep:
                 snaps.append(beta.copy())
                 snap_steps.append(step)
             next_record = min(next_record + 1, len(schedule) - 1)
-        if step == config.steps:
+        if last:
             break
         u -= lr * du
         v -= lr * dv
         t += lr
     meta["seconds"] = round(time.perf_counter() - t0, 3)
-    return History(steps=schedule, metrics={k: np.asarray(val, dtype=np.float64) for k, val in rows.items()},
+    return History(steps=np.asarray(recorded, dtype=np.int64),
+                   metrics={k: np.asarray(val, dtype=np.float64) for k, val in rows.items()},
                    config=config.to_dict(), meta=meta, snapshot_steps=np.asarray(snap_steps, dtype=np.int64),
                    snapshots={"beta": np.asarray(snaps).reshape(len(snaps), config.d)})
 

@@ -217,6 +217,44 @@ def misgrokking_table(histories: Sequence[History]) -> list[dict]:
     return rows
 
 
+#: The test accuracies at which the misgrokking tables read the fall (first recorded step at or below, after the peak).
+MISGROK_FALL_LEVELS = (0.9, 0.75)
+
+
+def misgrokking_seeds_table(histories: Sequence[History]) -> list[dict]:
+    """Misgrokking runs at several data seeds (the recorded paper-scale set): per seed the margin classifiers'
+    test accuracies beside the net's early (kernel window), at its peak and at the end, the clock where it
+    first fell to <= 0.9 and <= 0.75 after its peak, the clock and step at the end, and the cosines."""
+    rows = []
+    for h in histories:
+        peak = int(np.argmax(h["test_acc"]))
+        falls = {level: measure.first_crossing(h, "test_acc", level, above=False, after_step=int(h.steps[peak]))
+                 for level in MISGROK_FALL_LEVELS}
+        rows.append({"data seed": int(h.config["data_seed"]), "L2 test": _r(h.meta["l2_test_acc"]),
+                     "L1 test": _r(h.meta["l1_test_acc"]),
+                     "net test early": _r(measure.value_in_clock(h, "test_acc", *KERNEL_WINDOW)),
+                     "net test peak": _r(h["test_acc"][peak]), "net test end": _r(h.final("test_acc")),
+                     **{f"clock <= {level:g}": _r(falls[level].fraction) if falls[level] else math.nan
+                        for level in MISGROK_FALL_LEVELS},
+                     "clock at end": _r(measure.clock(h)[-1]), "steps": int(h.steps[-1]),
+                     "cos L2 early": _r(measure.value_in_clock(h, "cos_l2", *KERNEL_WINDOW)),
+                     "cos L1 end": _r(h.final("cos_l1"))})
+    return rows
+
+
+def matrix_completion_compare(here: History, paper: History) -> list[dict]:
+    """:func:`matrix_completion_table`'s readings of two runs side by side (a notebook's own run and the recorded run
+    at the paper's settings), with their lambda, step size, steps and ln(alpha) / lambda in steps first."""
+    def head(h: History) -> list[dict]:
+        c = h.config
+        return [{"reading": "lambda", "value": c["weight_decay"]}, {"reading": "step size", "value": c["lr"]},
+                {"reading": "steps", "value": int(h.steps[-1])},
+                {"reading": "ln(alpha) / lambda, in steps", "value": int(round(measure.clock_unit(c) / float(c["lr"])))}]
+
+    a, b = (head(h) + matrix_completion_table([h]) for h in (here, paper))
+    return [{"reading": x["reading"], "this page's run": x["value"], "paper's settings": y["value"]} for x, y in zip(a, b)]
+
+
 def margins_sparse_numbers(histories: Sequence[History]) -> dict:
     """Kernel vs rich on sparse data: cosines at clock points for every sparse run, and the classifiers."""
     values = {}

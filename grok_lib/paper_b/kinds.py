@@ -21,10 +21,13 @@ from .config import MatrixCompletionConfig, MisgrokkingConfig, ModAddConfig, Spa
 
 
 def _one_by_one(train_one):
-    """A group trainer (see :data:`grok_lib.kinds.GroupTrainer`) that trains each config alone, no checkpoints."""
+    """A group trainer (see :data:`grok_lib.kinds.GroupTrainer`) that trains each config alone, no checkpoints.
+    ``callbacks`` (each called as ``cb(step, row)`` at every recorded step, as :func:`grok_lib.recorded.retrain_prefix`
+    needs) are handed on to the trainers that take them: the diagonal nets' and matrix completion's."""
 
     def train(configs, *, device, resume, on_checkpoint, progress, callbacks=()):
-        return [train_one(c, progress=progress) for c in configs]
+        extra = {"callbacks": tuple(callbacks)} if callbacks else {}
+        return [train_one(c, progress=progress, **extra) for c in configs]
 
     train.__doc__ = f"Train each config with :func:`{train_one.__module__}.{train_one.__name__}` (no checkpoints)."
     return train

@@ -67,14 +67,15 @@ def stable_rank(w: np.ndarray) -> float:
     return float((sv**2).sum() / sv[0] ** 2) if sv[0] > 0 else 0.0
 
 
-def train(config: MatrixCompletionConfig, progress: bool = True) -> History:
+def train(config: MatrixCompletionConfig, progress: bool = True, callbacks=()) -> History:
     """Train W = U U^T - V V^T full batch; a History of ``config.steps`` steps.
 
     Metrics: ``t`` (steps x lr), ``train_mse`` (observed entries), ``test_mse`` (the others),
     ``far_rms`` (RMS of W outside Omega u Omega^T: the kernel regime keeps it at 0),
     ``nuclear``, ``stable_rank``, ``sv_0``..``sv_2`` (singular values of W), ``norm``
     (||(U, V)||_F), ``objective``. Meta: the zero predictor's test MSE and the table's
-    nuclear norm (what the rich regime recovers).
+    nuclear norm (what the rich regime recovers). ``callbacks``: each is called as ``cb(step, row)`` at every
+    recorded step (the row as recorded).
     """
     t0 = time.perf_counter()
     x_star, mask = target(config.d), observed_mask(config)
@@ -95,6 +96,8 @@ def train(config: MatrixCompletionConfig, progress: bool = True) -> History:
             row["t"] = step * lr
             for k, val in row.items():
                 rows.setdefault(k, []).append(val)
+            for cb in callbacks:
+                cb(step, row)
             next_record = min(next_record + 1, len(schedule) - 1)
         if step == config.steps:
             break

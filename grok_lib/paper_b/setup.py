@@ -17,10 +17,12 @@ import math
 from dataclasses import dataclass, field, fields, replace
 from typing import Sequence
 
+from .. import recorded as recorded_runs
 from ..config import spelled_as
+from ..history import History
 from ..notebook import Run, start
 from ..runs import run_all
-from . import bridge, config, figures
+from . import bridge, config, figures, recordings
 
 
 def _sparse_configs(profile, alphas=None, weight_decays=None, horizon=None, **overrides) -> list:
@@ -190,3 +192,14 @@ def figure_numbers() -> dict:
         return figures.NUMBERS[name](run_all(NOTEBOOK_CONFIGS[notebook]("default"), progress=False))
 
     return {name: (lambda name=name: compute(name)) for name in figures.NUMBERS}
+
+
+def recorded(name: str) -> list[History]:
+    """The histories of Paper B's recorded set ``name`` (``mc_paper``, ``misgrokking_paper``; see
+    :mod:`grok_lib.paper_b.recordings`), checked against its definition. They are read, never trained, and do not
+    change when a notebook is rerun with other parameters."""
+    full = f"paper_b/{name}"
+    if full not in recordings.RECORDINGS:
+        names = ", ".join(n.split("/", 1)[1] for n in recordings.RECORDINGS)
+        raise recorded_runs.RecordingError(f"name must be one of {names}, got {name!r}")
+    return recorded_runs.load(full, recordings.RECORDINGS[full][1]()).histories
