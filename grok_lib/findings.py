@@ -22,7 +22,7 @@ from .display import figure_label
 from .tables import typeset
 
 #: The settings in a few words, for the narrow verdict cells (the claims report names them in full).
-SHORT = {DEFAULT_SETTING: "default profile", "paper": "paper's settings (unordered pairs)",
+SHORT = {DEFAULT_SETTING: "default profile", "paper": "paper's settings",
          "paper_ordered": "paper's settings (ordered pairs)", "seeds": "seeds 0–2"}
 #: The longest excerpt of a measured text a box shows (the claims report has the whole text).
 EXCERPT_CHARS = 170
@@ -30,7 +30,7 @@ EXCERPT_CHARS = 170
 
 def stronger_settings(headline: dict) -> str:
     """The settings at which a claim came out stronger than its headline verdict ("reproduced at: paper's
-    settings (unordered pairs)"), or ""."""
+    settings"), or ""."""
     stronger: dict[str, list[str]] = {}
     for setting, verdict in headline["by_setting"].items():
         if verdict != headline["verdict"]:

@@ -182,7 +182,7 @@ def load(name: str, configs: Sequence, root: Path = RECORDED) -> Recording:
     definition of the set) and every file must match its checksum."""
     manifest = read_manifest(name, root)
     recorded = [r["config"] for r in manifest["runs"]]
-    wanted = [to_dict(c) for c in configs]
+    wanted = [json.loads(json.dumps(to_dict(c))) for c in configs]  # as the manifest holds them (tuples: lists)
     if recorded != wanted:
         changed = sorted({k for r, w in zip(recorded, wanted) for k in r.keys() | w.keys() if r.get(k) != w.get(k)})
         what = f"fields {', '.join(changed)} differ" if changed else f"{len(recorded)} runs recorded, {len(wanted)} defined"

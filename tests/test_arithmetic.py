@@ -217,7 +217,8 @@ def test_a_one_percent_change_of_the_learning_rate_leaves_the_prefix_envelope(na
     rec = recorded.load(name, recorded.definitions()[name][1]())
     config, history = recorded.definitions()[name][1]()[-1], rec.histories[-1]
     rtol = json.loads(ENVELOPE.read_text())["prefix"][name]["rtol"]
-    rows = recorded.retrain_prefix(replace(config, lr=config.lr * 1.01), 200)
+    rate = "lr" if hasattr(config, "lr") else "eta"  # Part C's configs name the learning rate eta
+    rows = recorded.retrain_prefix(replace(config, **{rate: getattr(config, rate) * 1.01}), 200)
     assert recorded.compare_prefix(history, rows, rtol), f"a 1% change of lr stayed within rtol {rtol:g}"
 
 

@@ -64,7 +64,7 @@ def test_the_headline_verdict_is_the_weakest_across_settings_and_names_each():
     assert {k: v["verdict"] for k, v in heads.items()} == {"A.x": "partly", "A.y": "not reproduced", "A.z": "reproduced"}
     rows = results_table([r for r in every if r["setting"] == "default"], heads).splitlines()[2:]
     assert 'verdict-partly">' in rows[0].split(" | ")[-1]
-    assert "reproduced at: default profile, paper's settings (unordered pairs)" in rows[0] and "seeds" not in rows[0]
+    assert "reproduced at: default profile, paper's settings" in rows[0] and "seeds" not in rows[0]
     assert 'verdict-not-reproduced">' in rows[1] and "partly at: default profile" in rows[1]
     assert "<br>" not in rows[2]  # one verdict everywhere: no list
 

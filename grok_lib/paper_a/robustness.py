@@ -10,7 +10,7 @@ it holds across its grid. The grids hold the book's own value.
 from __future__ import annotations
 
 import math
-from typing import Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 
@@ -121,3 +121,20 @@ def spread_table(seed_tables: Sequence[Sequence[dict]], key: str = "weight_decay
                 row[column] = spread([_value(r[column]) for r in same], fmt)
         rows.append(row)
     return rows
+
+
+def seed_verdicts(evaluate: Callable, seeds: Sequence[Sequence[History]]) -> dict[str, list[str]]:
+    """Claim id -> the verdict on each seed's sweep (``evaluate`` is a claims evaluator)."""
+    out: dict[str, list[str]] = {}
+    for histories in seeds:
+        for result in evaluate(histories):
+            out.setdefault(result.claim.id, []).append(result.verdict)
+    return out
+
+
+def seed_summary(verdicts: Sequence[str]) -> str:
+    """'reproduced for all 3 seeds' or 'reproduced 2, partly 1 of 3 seeds'."""
+    counts = {v: verdicts.count(v) for v in dict.fromkeys(verdicts)}
+    if len(counts) == 1:
+        return f"{verdicts[0]} for all {len(verdicts)} seeds"
+    return ", ".join(f"{v} {n}" for v, n in counts.items()) + f" of {len(verdicts)} seeds"

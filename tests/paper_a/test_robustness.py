@@ -20,12 +20,14 @@ def test_epoch_share_weights_each_record_by_the_epochs_it_stands_for():
     assert math.isnan(robustness.epoch_share(steps, flags, 100, 100))
 
 
-def test_spread():
+def test_spread_and_seed_summary():
     assert robustness.spread([300.0, 100.0, 200.0]) == "200 [100–300]"
     assert robustness.spread([1.0, math.nan, 3.0], ".1f") == "2.0 [1.0–3.0] (1 never)"
     assert robustness.spread([650.0, 611.0, 700.0]) == "650 [611–700]"
     assert robustness.spread([8.25e-7, 8.3e-7]) == "8.28e-07 [8.25e-07–8.3e-07]"
     assert robustness.spread([math.nan]) == "never"
+    assert robustness.seed_summary(["reproduced"] * 3) == "reproduced for all 3 seeds"
+    assert robustness.seed_summary(["reproduced", "partly", "reproduced"]) == "reproduced 2, partly 1 of 3 seeds"
 
 
 def _run(wd: float, srank: list[float], train_loss: list[float], test_acc: list[float]) -> History:
