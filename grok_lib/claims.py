@@ -204,7 +204,8 @@ def arithmetic_coverage(records: Sequence[dict], envelope: Path | None = None) -
         where = "the book's machine" if vendor == measured["book"]["vendor"] else "a second machine"
         line = f"- **{vendor}** ({where}): {len(names)} arithmetic variants; "
         line += ("every verdict measured under its current grading." if not stale else
-                 f"re-graded since their verdicts there were measured, so not yet compared there: "
+                 f"re-graded or newly recorded (a new setting) since their verdicts there were measured, so not "
+                 f"yet compared there: "
                  f"{', '.join(f'`{i}`' for i in stale)}.")
         lines.append(line)
     return "\n".join(lines)
