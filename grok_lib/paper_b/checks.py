@@ -51,7 +51,7 @@ def kernel_then_rich(alpha_sweep: Sequence[History]) -> tuple[str, str]:
 
 def agrees_with_one_more_draw(value: float, draws: Sequence[float]) -> tuple[bool, float, float]:
     """Whether ``value`` (one draw, e.g. the paper's one data set) lies within SE_K standard deviations of a new
-    draw around the mean of ``draws``: |value - mean| <= SE_K sd sqrt(1 + 1/n), the prediction interval of one more
+    draw around the mean of ``draws``: ``|value - mean| <= SE_K sd sqrt(1 + 1/n)``, the prediction interval of one more
     draw. Returns (agrees, mean, the interval's half width); never agrees with fewer than two draws (no sd)."""
     mean, _, n = measure.mean_se(draws)
     half = SE_K * measure.sd(draws) * math.sqrt(1 + 1 / n) if n > 1 else math.nan
@@ -180,7 +180,7 @@ def mc_recovery(h: History) -> tuple[str, str]:
 
 
 def decades_from(value: float, reference: float) -> float:
-    """|log10(value / reference)| (inf for a value that is not positive, nan for nan)."""
+    """``|log10(value / reference)|`` (inf for a value that is not positive, nan for nan)."""
     if not math.isfinite(value):
         return math.nan
     return abs(math.log10(value / reference)) if value > 0 else math.inf

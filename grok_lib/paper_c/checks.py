@@ -140,7 +140,7 @@ def accuracy_law_bound(n_comparisons: int) -> float:
 
 
 def accuracy_law_deviations(h: History) -> dict[str, tuple[np.ndarray, np.ndarray]]:
-    """train | test -> (|simulated - law|, binomial z) per record step, the law at the simulated loss the claim
+    """train | test -> (``|simulated - law|``, binomial z) per record step, the law at the simulated loss the claim
     names: L_tr on the training samples, L_gen = ||D||^2 / d_out for fresh test samples (d_out = 1)."""
     eps, out = h.config["eps"], {}
     for which, loss, n in (("train", "train_loss", h.meta["n_train"]), ("test", "gen_loss", h.config["n_test"])):

@@ -147,7 +147,7 @@ def isotropic_losses(history: History) -> tuple[np.ndarray, np.ndarray]:
 
 
 def binomial_z(measured_acc, law_acc, n: int) -> np.ndarray:
-    """|measured - law| in binomial standard deviations sqrt(p (1 - p) / n) of an accuracy counted on n samples,
+    """``|measured - law|`` in binomial standard deviations sqrt(p (1 - p) / n) of an accuracy counted on n samples,
     p = the law's accuracy kept within [1/n, 1 - 1/n] (so that one sample off at p = 0 or 1 is about 1 sd)."""
     p = np.clip(np.asarray(law_acc, dtype=np.float64), 1.0 / n, 1.0 - 1.0 / n)
     return np.abs(np.asarray(measured_acc) - np.asarray(law_acc)) / np.sqrt(p * (1 - p) / n)

@@ -13,7 +13,7 @@ GD_RESOLUTION = 1e-10
 PAPER_EPS = 1e-3  #: the paper's eps: the dynamics, MP and the label-noise prediction are read until L = eps/4
 MP_OK, MP_PARTLY = 0.10, 0.25  #: exact theory vs MP: max relative error
 #: Accuracy law: the family-wise level of the binomial test of every (curve, record step) comparison; the
-#: reproduced bound on |simulated - law| / binomial sd is the two-sided normal quantile at ACC_LEVEL / (number
+#: reproduced bound on ``|simulated - law|`` / binomial sd is the two-sided normal quantile at ACC_LEVEL / (number
 #: of comparisons) (Bonferroni: conservative, since neighbouring steps count the same samples).
 ACC_LEVEL = 0.05
 ACC_PARTLY = 0.10  #: simulated accuracy vs the accuracy law: max absolute difference for "partly"
