@@ -275,15 +275,9 @@ def regrade(only: list[str] | None = None) -> int:
         print(f"variant {name}: {len(keys)} verdicts of {', '.join(sources)} measured again "
               f"({time.perf_counter() - t0:.0f} s)", flush=True)
     if new_sets:  # their tolerance in other arithmetic: the largest spread of their first steps measured here
-        histories = recorded_histories(names=new_sets)
-        moves = [prefix_moves(histories, sample) for sample in [prefixes(new_sets)] + samples]
-        for set_name in new_sets:
-            worst: dict[str, float] = {}
-            for move in moves:
-                for metric, w in move[set_name].items():
-                    worst[metric] = max(worst.get(metric, 0.0), w)
-            envelope["prefix"][set_name] = {"rtol": {m: max(round_up(w), ONE_VENDOR_FLOOR) for m, w in sorted(worst.items())},
-                                            "steps": PREFIX_STEPS, "measured_on": envelope["book"]["vendor"]}
+        for set_name, tol in prefix_tolerance([prefixes(new_sets)] + samples, new_sets).items():
+            tol["rtol"] = {m: max(r, ONE_VENDOR_FLOOR) for m, r in tol["rtol"].items()}
+            envelope["prefix"][set_name] = tol | {"measured_on": envelope["book"]["vendor"]}
         print(f"first steps of the new recorded sets {', '.join(new_sets)} measured in {len(samples)} variants")
     envelope["verdicts"]["book"] = book_verdicts()
     write_envelope(envelope)
@@ -306,14 +300,13 @@ def round_up(x: float) -> float:
     return float(f"{math.ceil(x / unit) * unit:.2g}")
 
 
-def prefix_tolerance(samples: list[dict]) -> dict:
+def prefix_tolerance(samples: list[dict], names: list[str] | None = None) -> dict:
     """Per recorded set and metric: the largest relative difference between the recording and its retrained
     first steps in any of the ``samples`` (as tests/test_recorded.py measures it), rounded up to two
     significant digits. Per metric, since they differ by orders of magnitude (a bias's gradient norm, a
-    small difference of large terms, moves by percents where the losses move by 1e-4)."""
-    from grok_lib import recorded
-
-    histories = recorded_histories()
+    small difference of large terms, moves by percents where the losses move by 1e-4). Every set, or only
+    those ``names``."""
+    histories = recorded_histories(names=names)
     moves = [prefix_moves(histories, sample) for sample in samples]
     out = {}
     for name in histories:
