@@ -48,13 +48,18 @@ def wd_seed_configs(profile: str = "default", lams=None, gammas=None, **override
     base + WD_SEEDS - 1 (base: the overrides' data_seed, else the profile's), seeds outermost: claim-only runs of
     C.wd.limits (no figure draws them). The base seed's lowest ratio sits on the edge of the band's margin, so one
     seed cannot decide the verdict."""
-    overrides = {k: v for k, v in overrides.items() if v is not None}
     lams, gammas = _given(lams, C.WD_LAMS), _given(gammas, C.WD_GAMMAS)
-    base = C.weight_decay_configs(profile, lams, gammas, **overrides)[0]
-    return [c for k in range(1, WD_SEEDS)
-            for c in C.weight_decay_configs(profile, lams, gammas, **(overrides | {"data_seed": base.data_seed + k,
-                                                                                "init_seed": base.init_seed + k}))
-            if checks.wd_small_at(c.lam_eff, c.gamma, c.d_out)]
+    runs = _at_further_seeds(lambda **o: C.weight_decay_configs(profile, lams, gammas, **o), WD_SEEDS - 1, overrides)
+    return [c for c in runs if checks.wd_small_at(c.lam_eff, c.gamma, c.d_out)]
+
+
+def _at_further_seeds(make, count: int, overrides: dict) -> list:
+    """``make(**overrides)``'s configs again at data and init seeds base + 1 ... base + ``count`` (base: the first
+    config's seeds), seeds outermost: a claim's runs at further seeds."""
+    overrides = {k: v for k, v in overrides.items() if v is not None}
+    base = make(**overrides)[0]
+    return [c for k in range(1, count + 1)
+            for c in make(**(overrides | {"data_seed": base.data_seed + k, "init_seed": base.init_seed + k}))]
 
 
 def _weight_decay_configs(profile: str, lams, gammas, overrides: dict) -> list:
@@ -112,11 +117,7 @@ TUNED_NOISE_SEEDS = 3
 def tuned_noise_seed_configs(profile: str = "default", **overrides) -> list:
     """The run at sigma_n = sigma* with data and init seeds base + 1 ... base + TUNED_NOISE_SEEDS (base: the
     overrides' data_seed, else the profile's)."""
-    overrides = {k: v for k, v in overrides.items() if v is not None}
-    base = C.noise_configs(profile, (1.0,), **overrides)[0]
-    return [C.noise_configs(profile, (1.0,), **(overrides | {"data_seed": base.data_seed + k,
-                                                             "init_seed": base.init_seed + k}))[0]
-            for k in range(1, TUNED_NOISE_SEEDS + 1)]
+    return _at_further_seeds(lambda **o: C.noise_configs(profile, (1.0,), **o)[:1], TUNED_NOISE_SEEDS, overrides)
 
 
 def _label_noise_configs(profile: str, fractions, overrides: dict) -> list:
