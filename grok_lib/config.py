@@ -86,6 +86,22 @@ def given_overrides(cls, overrides: dict) -> dict:
     return given
 
 
+def from_dict(cls, data: dict):
+    """The ``cls`` config of a plain dict (a history's or a manifest's: JSON gives lists where a frozen
+    config keeps tuples); an unknown name is a ConfigError naming the allowed ones, and the values
+    are checked as any config's are."""
+    known = {f.name for f in fields(cls)}
+    unknown = sorted(set(data) - known)
+    if unknown:
+        raise ConfigError(f"unknown parameter(s) {', '.join(unknown)} for {cls.__name__}; "
+                          f"allowed: {', '.join(sorted(known))}")
+    return cls(**{k: _frozen(v) for k, v in data.items()})
+
+
+def _frozen(value):
+    return tuple(_frozen(v) for v in value) if isinstance(value, list) else value
+
+
 #: The most memory one run may need (estimated before anything runs, see :func:`need_memory`), in GiB;
 #: ``GROK_MAX_RUN_GIB`` raises or lowers it for a larger machine.
 MAX_RUN_GIB = 16.0

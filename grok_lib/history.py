@@ -16,8 +16,13 @@ import json
 import math
 import zipfile
 from dataclasses import dataclass, field
+from functools import lru_cache
+from types import SimpleNamespace
+from typing import Optional
 
 import numpy as np
+
+from .config import from_dict
 
 #: Meta entries that say how a run was carried out, not what it computed (the arithmetic's id is
 #: in the run key; its description, with thread counts, is a fact of the run): kept out of
@@ -72,6 +77,18 @@ class History:
     meta: dict = field(default_factory=dict)  # store key, resolved device, library version
     snapshot_steps: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))  # (k,)
     snapshots: dict[str, np.ndarray] = field(default_factory=dict)  # block -> (k, *shape) weights
+    # The config's dataclass, stamped by whoever knows it (the store, a recorded set: see
+    # :func:`stamped`); not saved, so the bytes stay a function of the numbers.
+    config_type: Optional[type] = field(default=None, repr=False, compare=False)
+
+    @property
+    def cfg(self):
+        """The run's config as its frozen dataclass (``h.cfg.weight_decay``), rebuilt from
+        :attr:`config` and checked by the class as any config is. A history built by hand
+        (the tests' synthetic ones) has no type: its ``cfg`` reads the plain dict by attribute."""
+        if self.config_type is None:
+            return SimpleNamespace(**self.config)
+        return typed(self.config_type, self.config)
 
     def snapshot(self, block: str, step: int) -> np.ndarray:
         """The weights of ``block`` at the kept step closest to ``step``."""
@@ -122,3 +139,22 @@ class History:
     @classmethod
     def from_bytes(cls, data: bytes) -> "History":
         return cls.from_arrays(load_npz(data))
+
+
+def typed(config_type: type, config: dict):
+    """``config`` (a plain dict, as a history keeps it) as an instance of ``config_type``."""
+    return _typed(config_type, json.dumps(config, sort_keys=True))
+
+
+@lru_cache(maxsize=4096)
+def _typed(config_type: type, config_json: str):
+    # Cached by value: the figures read ``h.cfg`` in loops over hundreds of histories.
+    return from_dict(config_type, json.loads(config_json))
+
+
+def stamped(histories: list[History], configs) -> list[History]:
+    """``histories`` with each one's config type set from the config it was asked for
+    (the store and the recorded sets call this; a figure then reads ``h.cfg``)."""
+    for history, config in zip(histories, configs, strict=True):
+        history.config_type = type(config)
+    return histories

@@ -39,7 +39,7 @@ from . import __version__, arithmetic, paths
 from .code_version import git_commit, library_hash
 from .atomic import atomic_write
 from .config import ConfigError, to_dict
-from .history import History, load_npz
+from .history import History, load_npz, stamped
 from .kinds import code_version, kind_of
 
 #: Where the recorded sets live (committed).
@@ -202,7 +202,7 @@ def load(name: str, configs: Sequence, root: Path = RECORDED) -> Recording:
             raise RecordingError(f"recorded set {name!r}: {run['file']} holds the run of another config than "
                                  f"the manifest names for it; {again}")
         histories.append(history)
-    return Recording(name=name, manifest=manifest, histories=histories)
+    return Recording(name=name, manifest=manifest, histories=stamped(histories, configs))
 
 
 class _Enough(Exception):

@@ -10,7 +10,7 @@ from typing import Optional, Sequence
 
 from .arithmetic import arithmetic_id
 from .config import ConfigError
-from .history import History
+from .history import History, stamped
 from .plans import Plan, groups, largest_first, plan, raise_if_diverged
 from .store import RunStore
 
@@ -64,7 +64,7 @@ def run_all(configs: Sequence, store: Optional[RunStore] = None, progress: bool 
         for group in todo:
             for p, history in zip(group, store.train_group(group, progress=progress)):
                 found[p.key] = history
-    histories = [found[p.key] for p in plans]
+    histories = stamped([found[p.key] for p in plans], [p.config for p in plans])
     raise_if_diverged(plans, histories)
     return histories
 

@@ -65,7 +65,7 @@ import numpy as np
 from . import __version__, arithmetic, paths
 from .atomic import atomic_write, sha256, temp_path
 from .config import ConfigError
-from .history import RUN_FACTS, History, content_digest, load_npz, npz_bytes
+from .history import RUN_FACTS, History, content_digest, load_npz, npz_bytes, stamped
 from .kinds import code_version
 from .plans import Plan, plan, raise_if_diverged
 
@@ -378,7 +378,7 @@ class RunStore:
         if history is None:
             history = self.train_group([planned], progress, callbacks)[0]
         raise_if_diverged([planned], [history])
-        return history
+        return stamped([history], [planned.config])[0]
 
     def get_or_run(self, config, callbacks: Sequence[Callable] = (), progress: bool = True) -> History:
         """The history of ``config``: from the store if present, else trained (resuming a checkpoint)."""

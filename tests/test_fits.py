@@ -1,6 +1,7 @@
 """Fits and the deep-linear clocks, on synthetic curves with known slopes and exponents."""
 
 import math
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -81,7 +82,7 @@ def test_slow_clock_of_an_exponential_gap_and_its_predicted_rate():
     s = dc.slow_clock_fits(h)
     assert s["log"].r2 > s["power"].r2
     assert -dc.tail_rate(h).slope == pytest.approx(4e-4, rel=1e-6)
-    assert dc.predicted_tail_rate({"depth": 2, "weight_decay": 1e-3, "lr": 0.2}) == pytest.approx(4e-4)
+    assert dc.predicted_tail_rate(SimpleNamespace(depth=2, weight_decay=1e-3, lr=0.2)) == pytest.approx(4e-4)
 
 
 def test_t_rep_is_when_the_gap_stays_below():

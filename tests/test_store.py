@@ -42,6 +42,7 @@ def test_miss_then_hit(store, ci_config, monkeypatch):
     second = store.get_or_run(ci_config, progress=False)
     assert_same_history(first, second)
     assert second.meta["key"] == run_key(ci_config, "cpu")
+    assert first.cfg == second.cfg == ci_config  # typed on a miss and on a hit (h.cfg.weight_decay)
     assert sorted(p.suffix for p in store.root.iterdir()) == [".json", ".npz"]  # no temp or checkpoint left
 
 

@@ -137,7 +137,7 @@ def _never(v: float) -> str:
 def evaluate_fig1(histories: Sequence[History]) -> list[Result]:
     """Evaluate the Figure 1 claims on a weight-decay sweep (the grokking claims at every accuracy level)."""
     hs = by_weight_decay(histories)
-    wds = [h.config["weight_decay"] for h in hs]
+    wds = [h.cfg.weight_decay for h in hs]
 
     fit = [h.at("train_loss", FIT_EPOCH) for h in hs]
     fit_text = ", ".join(f"λ={wd:g}: {v:.1e}" for wd, v in zip(wds, fit))
@@ -176,7 +176,7 @@ def evaluate_fig1(histories: Sequence[History]) -> list[Result]:
 
 
 def _per_wd(hs: Sequence[History], values, fmt: str) -> str:
-    return ", ".join(f"λ={h.config['weight_decay']:g}: {v:{fmt}}" for h, v in zip(hs, values))
+    return ", ".join(f"λ={h.cfg.weight_decay:g}: {v:{fmt}}" for h, v in zip(hs, values))
 
 
 def evaluate_fig2(histories: Sequence[History]) -> list[Result]:
@@ -194,7 +194,7 @@ def evaluate_fig2(histories: Sequence[History]) -> list[Result]:
     polygon = Result(
         REGISTRY["A.fig2.polygon"],
         "radius CV / angle error (steps): "
-        + ", ".join(f"λ={h.config['weight_decay']:g}: {d['radius_cv']:.3f} / {d['angle_rms']:.2f}" for h, d in zip(hs, devs)),
+        + ", ".join(f"λ={h.cfg.weight_decay:g}: {d['radius_cv']:.3f} / {d['angle_rms']:.2f}" for h, d in zip(hs, devs)),
         any_verdict(ok),
     )
     return [fourier, polygon]
@@ -208,7 +208,7 @@ def evaluate_fig3(histories: Sequence[History], matrix: str = "E") -> list[Resul
     in_range = [SRANK_PEAK[0] <= pk <= SRANK_PEAK[1] for pk in peaks]
     range_result = Result(
         REGISTRY["A.fig3.srank_range"],
-        "peak -> final: " + ", ".join(f"λ={h.config['weight_decay']:g}: {pk:.1f} -> {f:.1f}" for h, pk, f in zip(hs, peaks, finals)),
+        "peak -> final: " + ", ".join(f"λ={h.cfg.weight_decay:g}: {pk:.1f} -> {f:.1f}" for h, pk, f in zip(hs, peaks, finals)),
         share_verdict([r and f <= SRANK_FINAL for r, f in zip(in_range, finals)],
                       [r and f <= SRANK_FALL * pk for r, f, pk in zip(in_range, finals, peaks)]),
     )
@@ -217,7 +217,7 @@ def evaluate_fig3(histories: Sequence[History], matrix: str = "E") -> list[Resul
     after_result = Result(
         REGISTRY["A.fig3.after_fit"],
         f"peak epoch vs T_cls({FIT_EPS:.0e}): " + ", ".join(
-            f"λ={h.config['weight_decay']:g}: {pe:.0f} vs {_never(t_cls(h, FIT_EPS))}" for h, pe in zip(hs, peak_epochs))
+            f"λ={h.cfg.weight_decay:g}: {pe:.0f} vs {_never(t_cls(h, FIT_EPS))}" for h, pe in zip(hs, peak_epochs))
         + "; peak after T_cls(ε) for " + ", ".join(f"{sum(a)}/{len(a)} at ε={eps:.0e}" for eps, a in after.items()),
         "reproduced" if all(all(a) for a in after.values())
         else ("partly" if all(sum(a) > len(a) / 2 for a in after.values()) else "not reproduced"),
@@ -231,7 +231,7 @@ def evaluate_fig3(histories: Sequence[History], matrix: str = "E") -> list[Resul
     ratio_result = Result(
         REGISTRY["A.fig3.clock_ratio"],
         f"T_rep / T_cls(1e-4) at f = {T_REP_FRACTION}: {_per_wd(hs, book, '.2f')}; over the grid of (f, ε): "
-        + ", ".join(f"λ={h.config['weight_decay']:g}: {lo:.1f}–{hi:.1f}" for h, lo, hi in zip(hs, lows, highs))
+        + ", ".join(f"λ={h.cfg.weight_decay:g}: {lo:.1f}–{hi:.1f}" for h, lo, hi in zip(hs, lows, highs))
         + f" ({sum(map(sum, inside))} of {sum(map(len, inside))} in range); T_rep − T_grok(95%): "
         + _per_wd(hs, rep_vs_grok, '.0f'),
         "reproduced" if all(all(i) for i in inside) else ("partly" if any(any(i) for i in inside) else "not reproduced"),
@@ -272,7 +272,7 @@ def evaluate_activations(histories: Sequence[History]) -> list[Result]:
             + "; ".join(f"{c:g}: " + ", ".join(_never(g[c]) for g in grids) for c in FROZEN_CHURN_GRID))
     if "W" in hs[-1].snapshots:
         err = reduction_to_end(hs[-1])
-        text += (f"; λ={hs[-1].config['weight_decay']:g}, pattern of epoch 1000 held to the end: "
+        text += (f"; λ={hs[-1].cfg.weight_decay:g}, pattern of epoch 1000 held to the end: "
                  f"{err['bits_changed']:.3f} of bits differ, relative logit error {err['rel_logit_error']:.2f}")
     return [Result(REGISTRY["A.relu.frozen_patterns"], text, verdict)]
 
@@ -281,4 +281,4 @@ def across_seeds(evaluate, seeds: Sequence[Sequence[History]]) -> list[Result]:
     """One result per claim of ``evaluate`` over several seeds' sweeps (:func:`grok_lib.claims.across_seeds`:
     the common verdict where every seed agrees, else "partly", with each seed's verdict and numbers)."""
     return core_across_seeds([evaluate(histories) for histories in seeds],
-                             [int(histories[0].config["data_seed"]) for histories in seeds])
+                             [int(histories[0].cfg.data_seed) for histories in seeds])

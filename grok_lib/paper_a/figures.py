@@ -37,14 +37,14 @@ PATTERN_EPOCH = 1000
 
 
 def _tag(h: History) -> str:
-    return f"wd={h.config['weight_decay']:g}"
+    return f"wd={h.cfg.weight_decay:g}"
 
 
 # --- Figure 1 ---------------------------------------------------------------------------------------
 def fig1_key_numbers(history: History) -> dict:
     """The key numbers of one Figure 1 run."""
     return {
-        "weight_decay": history.config["weight_decay"],
+        "weight_decay": history.cfg.weight_decay,
         "T_cls(1e-3)": t_cls(history, 1e-3),
         "T_cls(1e-6)": t_cls(history, 1e-6),
         "T_grok(95%)": grokking_epoch(history, 0.95),
@@ -86,7 +86,7 @@ def fig2_table(histories: Sequence[History], focus: History, memorising: int | N
     rows = []
     for h, label, step in stages:
         r = polygon_reading(h.snapshot("E", step))
-        rows.append({"weight_decay": h.config["weight_decay"], "stage": label, "k(E)": r["k"],
+        rows.append({"weight_decay": h.cfg.weight_decay, "stage": label, "k(E)": r["k"],
                      "top-5 share": round(r["share_top5"], 3), "radius CV": round(r["radius_cv"], 3),
                      "angle error (steps)": round(r["angle_rms"], 2)})
     return rows
@@ -111,7 +111,7 @@ def fig3_srank_table(histories: Sequence[History]) -> list[dict]:
     for name in (SLOW_MATRIX, *OTHER_MATRICES):
         for h in histories[:: max(len(histories) - 1, 1)]:
             s = h[f"srank_{name}"]
-            rows.append({"matrix": name, "weight_decay": h.config["weight_decay"], "start": round(float(s[0]), 1),
+            rows.append({"matrix": name, "weight_decay": h.cfg.weight_decay, "start": round(float(s[0]), 1),
                          "peak": round(float(s.max()), 1), "peak epoch": int(h.steps[s.argmax()]),
                          "end": round(float(s[-1]), 1)})
     return rows
@@ -119,7 +119,7 @@ def fig3_srank_table(histories: Sequence[History]) -> list[dict]:
 
 def clock_table_row(history: History, matrix: str = SLOW_MATRIX) -> dict:
     """T_cls at three levels, T_rep, the grokking epoch and the clock ratio, for one run."""
-    row = {"weight_decay": history.config["weight_decay"]}
+    row = {"weight_decay": history.cfg.weight_decay}
     for eps in (1e-2, 1e-4, 1e-6):
         row[f"T_cls({eps:.0e})"] = t_cls(history, eps)
     row["T_rep"] = t_rep_srank(history, matrix)
@@ -160,7 +160,7 @@ def gradient_table(histories: Sequence[History]) -> list[dict]:
         r = gradient_ratios(h)
         t_fit = t_cls(h, FIT_EPS)
         early, late = h.steps < t_fit, h.steps >= t_fit
-        rows.append({"weight_decay": h.config["weight_decay"], "T_cls(1e-3)": t_fit,
+        rows.append({"weight_decay": h.cfg.weight_decay, "T_cls(1e-3)": t_fit,
                      "grad U/E fit": round(float(np.median(r["grad_U/grad_E"][early])), 2),
                      "grad U/E after": round(float(np.median(r["grad_U/grad_E"][late])), 2),
                      "update U/E fit": round(float(np.nanmedian(r["update_U/update_E"][early])), 2),
@@ -183,7 +183,7 @@ def gradient_hierarchy(histories: Sequence[History]) -> dict[str, float | None]:
 # --- activation patterns --------------------------------------------------------------------------
 def activation_marks(histories: Sequence[History]) -> dict[float, tuple[float, float]]:
     """λ -> (T_cls(1e-3), T_rep): the two clocks marked on the churn plot."""
-    return {h.config["weight_decay"]: (t_cls(h, FIT_EPS), t_rep_srank(h)) for h in histories}
+    return {h.cfg.weight_decay: (t_cls(h, FIT_EPS), t_rep_srank(h)) for h in histories}
 
 
 def reduction_to_end(history: History) -> dict[str, float]:
@@ -198,8 +198,8 @@ def activation_table(histories: Sequence[History]) -> list[dict]:
     for h in histories:
         end = int(h.steps[-1])
         err, near = reduction_to_end(h), reduction_error(h, end - 500, end)
-        t_fit, t_rep = marks[h.config["weight_decay"]]
-        rows.append({"weight_decay": h.config["weight_decay"], "T_cls(1e-3)": t_fit, "T_rep": t_rep,
+        t_fit, t_rep = marks[h.cfg.weight_decay]
+        rows.append({"weight_decay": h.cfg.weight_decay, "T_cls(1e-3)": t_fit, "T_rep": t_rep,
                      "frozen epoch": frozen_epoch(h),
                      "bits 1000->end": round(err["bits_changed"], 3), "logit err 1000->end": round(err["rel_logit_error"], 3),
                      "same pred": round(err["same_prediction"], 3),
@@ -214,7 +214,7 @@ def activation_rates(histories: Sequence[History]) -> dict[float, np.ndarray]:
     out = {}
     for h in histories:
         gaps = np.diff(h.steps, prepend=h.steps[0])
-        out[h.config["weight_decay"]] = np.where(gaps >= CHURN_WINDOW, churn_rate(h), np.nan)
+        out[h.cfg.weight_decay] = np.where(gaps >= CHURN_WINDOW, churn_rate(h), np.nan)
     return out
 
 
@@ -245,7 +245,7 @@ def _fmt(v: float, digits: int = 0) -> float | str:
 
 def grok_sensitivity(histories: Sequence[History]) -> list[dict]:
     """T_grok at every test-accuracy level of the grid, per λ."""
-    return [{"weight_decay": h.config["weight_decay"]}
+    return [{"weight_decay": h.cfg.weight_decay}
             | {f"T_grok({acc:.0%})": _fmt(v) for acc, v in robustness.grok_grid(h).items()} for h in histories]
 
 
@@ -254,7 +254,7 @@ def after_fit_sensitivity(histories: Sequence[History], matrix: str = SLOW_MATRI
     rows = []
     for h in histories:
         s = h[f"srank_{matrix}"]
-        rows.append({"weight_decay": h.config["weight_decay"], "peak epoch": int(h.steps[int(np.argmax(s))])}
+        rows.append({"weight_decay": h.cfg.weight_decay, "peak epoch": int(h.steps[int(np.argmax(s))])}
                     | {f"T_cls({e:.0e})": _fmt(t_cls(h, e)) for e in robustness.FIT_EPS_GRID})
     return rows
 
@@ -265,14 +265,14 @@ def clock_ratio_sensitivity(histories: Sequence[History], matrix: str = SLOW_MAT
     for h in histories:
         grid = robustness.ratio_grid(h, matrix)
         for e in robustness.RATIO_EPS_GRID:
-            rows.append({"weight_decay": h.config["weight_decay"], "ε": f"{e:.0e}"}
+            rows.append({"weight_decay": h.cfg.weight_decay, "ε": f"{e:.0e}"}
                         | {f"f={f:g}": _fmt(grid[(f, e)], 2) for f in robustness.T_REP_FRACTION_GRID})
     return rows
 
 
 def rep_vs_grok_table(histories: Sequence[History], matrix: str = SLOW_MATRIX) -> list[dict]:
     """T_rep at every fraction of the grid against the grokking epoch, per λ."""
-    return [{"weight_decay": h.config["weight_decay"], "T_grok(95%)": _fmt(grokking_epoch(h))}
+    return [{"weight_decay": h.cfg.weight_decay, "T_grok(95%)": _fmt(grokking_epoch(h))}
             | {f"T_rep(f={f:g})": _fmt(t_rep_srank(h, matrix, f)) for f in robustness.T_REP_FRACTION_GRID}
             for h in histories]
 
@@ -284,7 +284,7 @@ def gradient_phase_table(histories: Sequence[History]) -> list[dict]:
     for h in histories:
         bounds = robustness.phases(h, FIT_EPS)
         shares = robustness.head_share_by_phase(h, FIT_EPS)
-        row = {"weight_decay": h.config["weight_decay"]}
+        row = {"weight_decay": h.cfg.weight_decay}
         for name, (lo, hi) in bounds.items():
             row[f"{name} epochs"] = f"{lo:.0f}–{hi:.0f}"
             row[f"{name} share"] = _fmt(shares[name], 2)
@@ -301,14 +301,14 @@ def phase_share_table(histories: Sequence[History]) -> list[dict]:
     for h in histories:
         bounds = robustness.phases(h, FIT_EPS)
         shares = robustness.head_share_by_phase(h, FIT_EPS)
-        rows.append({"weight_decay": h.config["weight_decay"], "T_cls(1e-3)": bounds["plateau"][0],
+        rows.append({"weight_decay": h.cfg.weight_decay, "T_cls(1e-3)": bounds["plateau"][0],
                      "T_grok(95%)": bounds["late"][0]} | {f"{name} share": round(v, 2) for name, v in shares.items()})
     return rows
 
 
 def frozen_sensitivity(histories: Sequence[History]) -> list[dict]:
     """The frozen epoch at every churn threshold of the grid, against T_rep, per λ."""
-    return [{"weight_decay": h.config["weight_decay"], "T_rep": _fmt(t_rep_srank(h))}
+    return [{"weight_decay": h.cfg.weight_decay, "T_rep": _fmt(t_rep_srank(h))}
             | {f"frozen (c={c:g})": _fmt(v) for c, v in robustness.frozen_grid(h).items()} for h in histories]
 
 
@@ -337,7 +337,7 @@ def init_table(default: Sequence[History], scaled: Sequence[History], matrix: st
     for name, histories in (("N(0, 1) (PyTorch)", default), ("N(0, 1/d)", scaled)):
         for h in histories:
             s = h[f"srank_{matrix}"]
-            row = {"init of E": name, "weight_decay": h.config["weight_decay"],
+            row = {"init of E": name, "weight_decay": h.cfg.weight_decay,
                    "‖E‖_F at init": round(float(h["norm_E"][0]), 1), "srank peak": round(float(s.max()), 1),
                    "peak epoch": int(h.steps[int(np.argmax(s))])}
             row |= {k: _fmt(v, 2) if "/" in k else _fmt(v) for k, v in clock_table_row(h, matrix).items()

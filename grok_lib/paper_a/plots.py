@@ -34,9 +34,9 @@ def weight_decay_colors(weight_decays: Sequence[float]) -> dict[float, tuple]:
 
 def plot_loss_curves(ax, histories: Sequence[History], log_x: bool = False) -> None:
     """Train (dashed) and test (solid) cross-entropy vs epoch, one colour per weight decay."""
-    colors = weight_decay_colors([h.config["weight_decay"] for h in histories])
+    colors = weight_decay_colors([h.cfg.weight_decay for h in histories])
     for h in histories:
-        wd = h.config["weight_decay"]
+        wd = h.cfg.weight_decay
         c = colors[wd]
         ax.plot(epochs(h), h["train_loss"], ls="--", color=c, lw=1.1)
         ax.plot(epochs(h), h["test_loss"], ls="-", color=c, label=f"λ = {wd:g}")
@@ -51,11 +51,11 @@ def plot_loss_curves(ax, histories: Sequence[History], log_x: bool = False) -> N
 
 def plot_accuracy_curves(ax, histories: Sequence[History]) -> None:
     """Train (dashed) and test (solid) accuracy vs epoch, one colour per weight decay."""
-    colors = weight_decay_colors([h.config["weight_decay"] for h in histories])
+    colors = weight_decay_colors([h.cfg.weight_decay for h in histories])
     for h in histories:
-        c = colors[h.config["weight_decay"]]
+        c = colors[h.cfg.weight_decay]
         ax.plot(epochs(h), h["train_acc"], ls="--", color=c, lw=1.1)
-        ax.plot(epochs(h), h["test_acc"], ls="-", color=c, label=f"λ = {h.config['weight_decay']:g}")
+        ax.plot(epochs(h), h["test_acc"], ls="-", color=c, label=f"λ = {h.cfg.weight_decay:g}")
     ax.set_ylim(-0.02, 1.02)
     ax.set_xlabel("epoch (full-batch step)")
     ax.set_ylabel("accuracy")
@@ -112,12 +112,12 @@ def plot_fourier_spectra(ax, histories: Sequence[History], block: str = "E", ste
     """Energy per Fourier frequency (over the token index) of ``block`` at ``step`` (default: last)."""
     from .geometry import fourier_power
 
-    colors = weight_decay_colors([h.config["weight_decay"] for h in histories])
+    colors = weight_decay_colors([h.cfg.weight_decay for h in histories])
     for h in histories:
         at = int(h.steps[-1]) if step is None else step
         power = fourier_power(h.snapshot(block, at))[1:]
-        ax.plot(np.arange(1, len(power) + 1), power / power.sum(), color=colors[h.config["weight_decay"]],
-                label=f"λ = {h.config['weight_decay']:g}", lw=1.0)
+        ax.plot(np.arange(1, len(power) + 1), power / power.sum(), color=colors[h.cfg.weight_decay],
+                label=f"λ = {h.cfg.weight_decay:g}", lw=1.0)
     ax.set_xlabel("frequency k")
     ax.set_ylabel(f"share of {block}'s energy")
 
@@ -152,7 +152,7 @@ def figure2(histories: Sequence[History], focus: History, memorising_step: int):
 
     last = int(focus.steps[-1])
     k = dominant_frequency(focus.snapshot("E", last))
-    p = focus.config["p"]
+    p = focus.cfg.p
     fig, axes = plt.subplots(2, 4, figsize=(13, 6.6), layout="constrained", width_ratios=[1.6, 1, 1, 1])
     stages = [(0, "untrained"), (memorising_step, f"memorising (epoch {memorising_step})"), (last, f"end (epoch {last})")]
     for row, (block, name) in zip(axes, (("E", "(a) token embeddings E"), ("U", "(b) output weights U"))):
@@ -165,7 +165,7 @@ def figure2(histories: Sequence[History], focus: History, memorising_step: int):
     axes[0, 0].legend(ncol=3, loc="upper center")
     bar = fig.colorbar(points, ax=axes[:, 1:], shrink=0.8, pad=0.01)
     bar.set_label(f"reordered label j = {k}·i mod {p}")
-    fig.suptitle(f"(c) rows on the plane of E's dominant frequency k = {k} (λ = {focus.config['weight_decay']:g})",
+    fig.suptitle(f"(c) rows on the plane of E's dominant frequency k = {k} (λ = {focus.cfg.weight_decay:g})",
                  x=0.98, ha="right", fontsize=10)
     return fig
 
@@ -180,10 +180,10 @@ def plot_loss_and_srank(ax, histories: Sequence[History], matrix: str = "E", clo
     ``clocks`` maps a weight decay to (T_cls, T_rep): T_cls, a train-loss clock, is drawn as a
     circle on the train-loss curve, T_rep as a diamond on the stable-rank curve.
     """
-    colors = weight_decay_colors([h.config["weight_decay"] for h in histories])
+    colors = weight_decay_colors([h.cfg.weight_decay for h in histories])
     right = ax.twinx()
     for h in histories:
-        wd = h.config["weight_decay"]
+        wd = h.cfg.weight_decay
         c = colors[wd]
         ax.plot(epochs(h), h["train_loss"], color=c, lw=0.9, ls="--")
         ax.plot(epochs(h), h["test_loss"], color=c, lw=1.2, label=f"λ = {wd:g}")
@@ -211,7 +211,7 @@ def loss_and_srank_legend(owner, histories: Sequence[History], matrix: str = "E"
     """The legend of :func:`plot_loss_and_srank`, below the axes of ``owner`` (a figure or subfigure):
     one colour per weight decay on the first row, the line styles and the clock markers (and ``extra``
     (handle, label) pairs) on the second."""
-    colors = weight_decay_colors([h.config["weight_decay"] for h in histories])
+    colors = weight_decay_colors([h.cfg.weight_decay for h in histories])
     line = lambda **kw: plt.Line2D([], [], color="grey", **kw)  # noqa: E731
     marker = lambda m: plt.Line2D([], [], ls="none", marker=m, ms=5, color="grey", mec="black", mew=0.5)  # noqa: E731
     return legend_rows(owner, [
@@ -230,10 +230,10 @@ def figure3(histories: Sequence[History], matrix: str, clocks: dict, others: Seq
     ax.set_title(f"(a) losses and stable rank of {matrix}, with both clocks", loc="left")
     loss_and_srank_legend(fig, histories, matrix)  # the whole figure's width: five entries a row do not fit under (a)
     axes = side.subplots(len(others), 1, sharex=True)
-    colors = weight_decay_colors([h.config["weight_decay"] for h in histories])
+    colors = weight_decay_colors([h.cfg.weight_decay for h in histories])
     for a, name in zip(np.atleast_1d(axes), others):
         for h in histories:
-            a.plot(epochs(h), h[f"srank_{name}"], color=colors[h.config["weight_decay"]], lw=1.0)
+            a.plot(epochs(h), h[f"srank_{name}"], color=colors[h.cfg.weight_decay], lw=1.0)
         a.set_ylabel(f"srank {name}")
     np.atleast_1d(axes)[0].set_title("(b) stable rank of the other matrices", loc="left")
     np.atleast_1d(axes)[-1].set_xlabel("epoch")
@@ -280,13 +280,13 @@ def figure_init(default: Sequence[History], scaled: Sequence[History]):
     """The two initialisations side by side: ||E||_F, the stable rank of E and the losses, one colour
     per weight decay, PyTorch's default solid and N(0, 1/d) dashed."""
     fig, axes = plt.subplots(1, 3, figsize=(13, 3.8), layout="constrained")
-    colors = weight_decay_colors([h.config["weight_decay"] for h in default])
+    colors = weight_decay_colors([h.cfg.weight_decay for h in default])
     for histories, ls in ((default, "-"), (scaled, "--")):
         for h in histories:
-            c = colors[h.config["weight_decay"]]
+            c = colors[h.cfg.weight_decay]
             axes[0].plot(epochs(h), h["norm_E"], color=c, ls=ls)
             axes[1].plot(epochs(h), h["srank_E"], color=c, ls=ls)
-            axes[2].plot(epochs(h), h["test_loss"], color=c, ls=ls, label=f"λ = {h.config['weight_decay']:g}"
+            axes[2].plot(epochs(h), h["test_loss"], color=c, ls=ls, label=f"λ = {h.cfg.weight_decay:g}"
                          if ls == "-" else None)
     axes[0].set_yscale("log")
     axes[0].set_ylabel(r"$\|E\|_F$")
@@ -339,9 +339,9 @@ def plot_gradient_norms(ax, history: History, legend: bool = True) -> None:
 
 def plot_ratio_curves(ax, histories: Sequence[History], ratios: dict, name: str) -> None:
     """One ratio curve per weight decay (``ratios`` maps a weight decay to an array), log x."""
-    colors = weight_decay_colors([h.config["weight_decay"] for h in histories])
+    colors = weight_decay_colors([h.cfg.weight_decay for h in histories])
     for h in histories:
-        wd = h.config["weight_decay"]
+        wd = h.cfg.weight_decay
         ax.plot(epochs(h), ratios[wd], color=colors[wd], label=f"λ = {wd:g}", lw=1.1)
     ax.axhline(1.0, color="black", lw=0.8)
     log_scale_where_positive(ax)
@@ -353,7 +353,7 @@ def figure_gradients(histories: Sequence[History], focus: History, grad_ratios: 
     """Gradient norms vs Prop. 4.2 bounds for one run; head/embedding ratios for all runs."""
     fig, (a, b, c) = plt.subplots(1, 3, figsize=(13, 4.6), layout="constrained")
     plot_gradient_norms(a, focus)
-    a.set_title(f"(a) gradients and Prop. 4.2 bounds, λ = {focus.config['weight_decay']:g}", loc="left")
+    a.set_title(f"(a) gradients and Prop. 4.2 bounds, λ = {focus.cfg.weight_decay:g}", loc="left")
     plot_ratio_curves(b, histories, grad_ratios, r"$\|\nabla_U\| / \|\nabla_E\|$")
     b.set_title("(b) head / embedding gradient", loc="left")
     b.legend(fontsize=7)
@@ -368,9 +368,9 @@ def figure_gradients(histories: Sequence[History], focus: History, grad_ratios: 
 def figure_activations(histories: Sequence[History], rates: dict, clocks: dict, threshold: float):
     """Churn rate of the training-set ReLU patterns (``rates``: weight decay -> array), clocks marked."""
     fig, ax = plt.subplots(figsize=(8, 3.8), layout="constrained")
-    colors = weight_decay_colors([h.config["weight_decay"] for h in histories])
+    colors = weight_decay_colors([h.cfg.weight_decay for h in histories])
     for h in histories:
-        wd = h.config["weight_decay"]
+        wd = h.cfg.weight_decay
         # churn is measured at the regular records only (NaN at the log-spaced ones between them): drawn
         # through the measured points, the line is continuous, as its legend shows it
         rate = np.asarray(rates[wd], dtype=float)

@@ -85,7 +85,7 @@ def frozen_grid(history: History) -> dict[float, float]:
 # --- seeds -----------------------------------------------------------------------------------------
 def by_weight_decay(histories: Sequence[History]) -> list[History]:
     """``histories`` in order of their weight decay (a sweep's panels and claims read them so)."""
-    return sorted(histories, key=lambda h: h.config["weight_decay"])
+    return sorted(histories, key=lambda h: h.cfg.weight_decay)
 
 
 def _number(v: float, fmt: str | None) -> str:

@@ -22,9 +22,9 @@ This module holds the config, its profiles and the alpha x lambda sweep; the tra
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, replace
 
-from ..config import (DEVICES, ConfigError, from_profile, need_choice, need_int, need_seeds,
+from ..config import (DEVICES, ConfigError, from_dict, from_profile, need_choice, need_int, need_seeds,
                       need_list_of_numbers, need_real, spelled_as, to_dict)
 
 
@@ -73,18 +73,12 @@ class InitScaleConfig:
 
     @classmethod
     def from_dict(cls, data: dict) -> "InitScaleConfig":
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(set(data) - known)
-        if unknown:
-            raise ConfigError(f"unknown parameter(s) {', '.join(unknown)} for InitScaleConfig; "
-                              f"allowed: {', '.join(sorted(known))}")
-        return cls(**data)
+        return from_dict(cls, data)
 
 
 def predicted_delay(config) -> float:
     """ln(alpha) / (lambda lr): the steps by which the shrinking argument delays grokking (nan for lambda = 0)."""
-    c = config if isinstance(config, dict) else config.to_dict()
-    lam, lr, alpha = float(c["weight_decay"]), float(c["lr"]), float(c["alpha"])
+    lam, lr, alpha = float(config.weight_decay), float(config.lr), float(config.alpha)
     return math.log(alpha) / (lam * lr) if lam > 0 else math.nan
 
 

@@ -28,11 +28,11 @@ def _within(v: float, r) -> bool:
 
 
 def _label(h: History) -> str:
-    return f"α={h.config['alpha']:g} λ={h.config['weight_decay']:g}"
+    return f"α={h.cfg.alpha:g} λ={h.cfg.weight_decay:g}"
 
 
 def _by_alpha(histories: Sequence[History]) -> list[History]:
-    return sorted(histories, key=lambda h: h.config["alpha"])
+    return sorted(histories, key=lambda h: h.cfg.alpha)
 
 
 # --- evaluators -----------------------------------------------------------------------------------
@@ -62,7 +62,7 @@ def fig1a_fractions(focus_at_seeds: Sequence[History]) -> tuple[str, str]:
     """The focus run (alpha = 128 in the default profile) at several data seeds against the paper's one run."""
     fr = [measure.accuracy_transition(h).fractions for h in focus_at_seeds]
     judged = [agrees_with_one_more_draw(paper, [f[i] for f in fr]) for i, paper in enumerate(PAPER_FIG1A_FRACTIONS)]
-    seeds = ", ".join(f"seed {h.config['data_seed']}: {s:.2f}-{e:.2f}" for h, (s, e) in zip(focus_at_seeds, fr))
+    seeds = ", ".join(f"seed {h.cfg.data_seed}: {s:.2f}-{e:.2f}" for h, (s, e) in zip(focus_at_seeds, fr))
     text = (f"{_label(focus_at_seeds[0])}, {len(fr)} data seeds ({seeds}); "
             + "; ".join(f"{name} {mean:.3f} ± {half:.3f} against the paper's {paper:.2f} ({'within' if ok else 'outside'})"
                         for name, paper, (ok, mean, half) in zip(("start", "end"), PAPER_FIG1A_FRACTIONS, judged))
@@ -79,7 +79,7 @@ def theorem_window(alpha_sweep: Sequence[History]) -> tuple[str, str]:
     ended = all(math.isfinite(c) for c, _, _ in cs)
     shrinks = [b[2] < a[1] for a, b in zip(cs, cs[1:])]  # the larger alpha's largest c below the smaller's smallest
     overall = ended and len(cs) > 1 and cs[-1][2] < cs[0][1]
-    text = (", ".join(f"α={h.config['alpha']:g}: c = {c:.3f} [{lo:.3f}, {hi:.3f}]" for h, (c, lo, hi) in zip(runs, cs))
+    text = (", ".join(f"α={h.cfg.alpha:g}: c = {c:.3f} [{lo:.3f}, {hi:.3f}]" for h, (c, lo, hi) in zip(runs, cs))
             + f"; c shrinks beyond the grid at {sum(shrinks)} of {len(shrinks)} steps of α; every transition "
             + ("ends within the run" if ended else "does not end within the run"))
     return text, _verdict(ended and all(shrinks), overall)
@@ -87,7 +87,7 @@ def theorem_window(alpha_sweep: Sequence[History]) -> tuple[str, str]:
 
 def log_alpha_slope(alpha_sweep: Sequence[History]) -> tuple[str, str]:
     fit = measure.fit_vs_log_alpha(alpha_sweep)
-    lam = float(alpha_sweep[0].config["weight_decay"])
+    lam = float(alpha_sweep[0].cfg.weight_decay)
     r = fit.slope * lam
     return (f"slope {fit.slope:.4g} ± {fit.slope_se:.2g} (R² {fit.r2:.3f}, {fit.n} runs); x λ = {r:.2f} ± "
             f"{fit.slope_se * lam:.2f}; intercept {fit.intercept:.4g}"), _verdict(_within(r, SLOPE_RANGE),
@@ -98,9 +98,9 @@ def inverse_lambda_slope(lambda_sweep: Sequence[History], alpha_sweep: Sequence[
     """The slope of t_end against 1 / lambda at fixed alpha, against lambda t_end at that alpha as the alpha sweep's
     own end-fraction line predicts it (the theory's ln(alpha) less the finite-alpha offset the sweep measures)."""
     fit = measure.fit_vs_inverse_lambda(lambda_sweep)
-    alpha = float(lambda_sweep[0].config["alpha"])
+    alpha = float(lambda_sweep[0].cfg.alpha)
     log_a = math.log(alpha)
-    x = [1.0 / float(h.config["weight_decay"]) for h in lambda_sweep]
+    x = [1.0 / float(h.cfg.weight_decay) for h in lambda_sweep]
     grid = [measure.crossing_interval(h, measure.accuracy_transition(h).end) for h in lambda_sweep]
     lo, hi = measure.line_slope_bounds(x, [g[0] for g in grid], [g[1] for g in grid])
     expected, se = measure.predicted_end_clock(alpha_sweep, alpha)
@@ -135,8 +135,8 @@ def regime_cosines(sparse_runs: Sequence[History]) -> tuple[str, str]:
 def misgrokking(h: History) -> tuple[str, str]:
     early = measure.value_in_clock(h, "test_acc", *KERNEL_WINDOW)
     final = h.final("test_acc")
-    c = h.config  # the run's own gamma, d and n (the default profile scales the paper's gamma = 25, d = 1e5 down)
-    text = (f"at γ = {c['gamma']:g}, d = {c['d']}, n = {c['n_train']}: "
+    c = h.cfg  # the run's own gamma, d and n (the default profile scales the paper's gamma = 25, d = 1e5 down)
+    text = (f"at γ = {c.gamma:g}, d = {c.d}, n = {c.n_train}: "
             f"test accuracy {early:.3f} early → {final:.3f} at clock {measure.clock(h)[-1]:.2f} "
             f"(test accuracy of the max-L2-margin classifier {h.meta.get('l2_test_acc', math.nan):.3f}, "
             f"of the max-L1-margin classifier {h.meta.get('l1_test_acc', math.nan):.3f}); "
@@ -148,7 +148,7 @@ def misgrokking(h: History) -> tuple[str, str]:
 def _target_rms(h: History) -> float:
     from .matrix_completion import target
 
-    return float(np.sqrt(np.mean(target(int(h.config["d"])) ** 2)))
+    return float(np.sqrt(np.mean(target(int(h.cfg.d)) ** 2)))
 
 
 def mc_kernel_plateau(h: History) -> tuple[str, str]:
@@ -222,10 +222,10 @@ def modadd_alpha_order(alpha_sweeps: Sequence[Sequence[History]]) -> tuple[str, 
     """The grokking step against alpha, judged over seeds (one alpha sweep per seed, the same alphas)."""
     runs = [_by_alpha(sweep) for sweep in alpha_sweeps]
     steps = [_grok_steps(r) for r in runs]
-    alphas = [h.config["alpha"] for h in runs[0]]
+    alphas = [h.cfg.alpha for h in runs[0]]
     orders = pair_orders(steps)
     largest_later = all(s[-1] > s[0] for s in steps)
-    text = ("; ".join(f"seed {r[0].config['data_seed']}: " + ", ".join(f"α={h.config['alpha']:g}: {x:g}"
+    text = ("; ".join(f"seed {r[0].cfg.data_seed}: " + ", ".join(f"α={h.cfg.alpha:g}: {x:g}"
                                                                      for h, x in zip(r, s)) for r, s in zip(runs, steps))
             + "; from each α to the next: " + ", ".join(
                 f"{a:g} → {b:g} {o + ' at every seed' if o != 'mixed' else 'mixed (not the same at every seed)'}"
@@ -235,9 +235,9 @@ def modadd_alpha_order(alpha_sweeps: Sequence[Sequence[History]]) -> tuple[str, 
 
 
 def modadd_lambda_order(lambda_sweep: Sequence[History]) -> tuple[str, str]:
-    runs = sorted(lambda_sweep, key=lambda h: h.config["weight_decay"])
+    runs = sorted(lambda_sweep, key=lambda h: h.cfg.weight_decay)
     steps = _grok_steps(runs)
-    text = ", ".join(f"λ={h.config['weight_decay']:g}: {s:g}" for h, s in zip(runs, steps))
+    text = ", ".join(f"λ={h.cfg.weight_decay:g}: {s:g}" for h, s in zip(runs, steps))
     return text, _verdict(all(b < a for a, b in zip(steps, steps[1:])), steps[-1] < steps[0])
 
 
@@ -245,10 +245,10 @@ def clock_slopes(alpha_sweep: Sequence[History], lambda_sweep: Sequence[History]
     """(slope of t_end against ln(alpha) over the alpha > 1 runs, x lambda; slope against 1 / lambda, / ln(alpha)):
     both 1 on the theory's clock. alpha = 1 has ln(alpha) = 0 and no kernel phase, so it is left out (as in
     :func:`theorem_limit`)."""
-    big = [h for h in alpha_sweep if float(h.config["alpha"]) > 1]
+    big = [h for h in alpha_sweep if float(h.cfg.alpha) > 1]
     fa, fl = measure.fit_vs_log_alpha(big), measure.fit_vs_inverse_lambda(lambda_sweep)
-    return (fa.slope * float(alpha_sweep[0].config["weight_decay"]),
-            fl.slope / math.log(float(lambda_sweep[0].config["alpha"])))
+    return (fa.slope * float(alpha_sweep[0].cfg.weight_decay),
+            fl.slope / math.log(float(lambda_sweep[0].cfg.alpha)))
 
 
 def clock_verdict(per_seed: Sequence[tuple[float, float]]) -> tuple[str, str]:
@@ -268,7 +268,7 @@ def modadd_clock(alpha_sweeps: Sequence[Sequence[History]], lambda_sweeps: Seque
 
 
 def theorem_limit(alpha_sweep: Sequence[History]) -> tuple[str, str]:
-    runs = [h for h in _by_alpha(alpha_sweep) if float(h.config["alpha"]) > 1]
+    runs = [h for h in _by_alpha(alpha_sweep) if float(h.cfg.alpha) > 1]
     start, end = measure.fraction_limits(runs)
     gaps = (abs(start.intercept - 1), abs(end.intercept - 1))
     text = (f"start fraction = {start.intercept:.3f} {start.slope:+.2f} / ln α (R² {start.r2:.3f}), end fraction = "

@@ -263,7 +263,7 @@ def evaluate_regimes(sparse_runs: Sequence[History], misgrokking_run: History) -
 def evaluate_misgrokking(runs: Sequence[History]) -> list[Result]:
     """B.misgrokking on misgrokking runs at several data seeds (the recorded paper-scale set): a verdict holds only
     where it holds for every seed (:func:`grok_lib.claims.across_seeds`)."""
-    return across_seeds([_results([("B.misgrokking", (h,))]) for h in runs], [int(h.config["data_seed"]) for h in runs])
+    return across_seeds([_results([("B.misgrokking", (h,))]) for h in runs], [int(h.cfg.data_seed) for h in runs])
 
 
 def evaluate_matrix_completion(h: History) -> list[Result]:
@@ -279,8 +279,8 @@ def evaluate_modadd(histories: Sequence[History], clock_runs: Sequence[History] 
     seeds = selection.seeds([h for h in histories if h.meta.get("model") == "paper_b.modadd"])
     sweeps = [selection.split_modadd(histories, s) for s in seeds]
     alpha_sweeps = [a for a, _ in sweeps]
-    clock_sweeps = [selection.unique([*a, *(h for h in clock_runs if h.config["data_seed"] == s
-                                           and h.config["weight_decay"] == a[0].config["weight_decay"])])
+    clock_sweeps = [selection.unique([*a, *(h for h in clock_runs if h.cfg.data_seed == s
+                                           and h.cfg.weight_decay == a[0].cfg.weight_decay)])
                     for s, a in zip(seeds, alpha_sweeps)]
     lambda_order = across_seeds([_results([("B.modadd.lambda_order", (l,))]) for _, l in sweeps], seeds)
     return (_results([("B.modadd.alpha_order", (alpha_sweeps,))]) + lambda_order

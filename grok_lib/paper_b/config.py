@@ -16,9 +16,9 @@ goes to ``horizon`` times that, whatever alpha and lambda are.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, replace
 
-from ..config import (DEVICES, PROFILES as PROFILE_NAMES, ConfigError, from_profile, need_choice, need_int, need_seeds,
+from ..config import (DEVICES, PROFILES as PROFILE_NAMES, ConfigError, from_dict, from_profile, need_choice, need_int, need_seeds,
                       need_list_of_numbers, need_real, spelled_as, to_dict)
 
 LR_RULES = ("fixed", "stable")  # fixed: every step is lr; stable: min(lr, 1 / smoothness bound), see diagonal.py
@@ -61,12 +61,7 @@ class _AsDict:
 
     @classmethod
     def from_dict(cls, data: dict):
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(set(data) - known)
-        if unknown:
-            raise ConfigError(f"unknown parameter(s) {', '.join(unknown)} for {cls.__name__}; "
-                              f"allowed: {', '.join(sorted(known))}")
-        return cls(**data)
+        return from_dict(cls, data)
 
 
 @dataclass(frozen=True)

@@ -42,7 +42,7 @@ def _attr(fit, name: str, scale: float = 1.0) -> float:
     return getattr(fit, name) * scale if fit is not None else math.nan
 
 def _tag(h: History) -> str:
-    return f"a={h.config['alpha']:g},wd={h.config['weight_decay']:g}"
+    return f"a={h.cfg.alpha:g},wd={h.cfg.weight_decay:g}"
 
 
 def _r(x, digits: int = 3):
@@ -76,9 +76,9 @@ def step_size_table(histories: Sequence[History]) -> list[dict]:
     rows = []
     for h in selection.sparse_runs(histories):
         lr = np.asarray(h["lr"])
-        cap = float(h.config["lr"])
+        cap = float(h.cfg.lr)
         at_cap = h.steps[lr >= cap * (1 - 1e-12)]
-        rows.append({"alpha": h.config["alpha"], "lambda": h.config["weight_decay"], "steps": int(h.config["steps"]),
+        rows.append({"alpha": h.cfg.alpha, "lambda": h.cfg.weight_decay, "steps": int(h.cfg.steps),
                      "lr cap": cap, "smallest step": float(f"{lr.min():.3g}"),
                      "at cap from step": int(at_cap[0]) if at_cap.size else math.nan,
                      "t at end": _r(measure.continuous_time(h)[-1], 1), "clock at end": _r(measure.clock(h)[-1])})
@@ -88,9 +88,9 @@ def step_size_table(histories: Sequence[History]) -> list[dict]:
 def transition_row(h: History) -> dict:
     tr = measure.accuracy_transition(h)
     s, e = tr.fractions
-    return {"alpha": h.config["alpha"], "lambda": h.config["weight_decay"],
-            "ln(a)/l (t)": _r(measure.clock_unit(h.config), 1),
-            "ln(a)/l (steps at cap)": int(round(measure.clock_unit(h.config) / float(h.config["lr"]))),
+    return {"alpha": h.cfg.alpha, "lambda": h.cfg.weight_decay,
+            "ln(a)/l (t)": _r(measure.clock_unit(h.cfg), 1),
+            "ln(a)/l (steps at cap)": int(round(measure.clock_unit(h.cfg) / float(h.cfg.lr))),
             "start step": _step(tr.start), "end step": _step(tr.end), "start frac": _r(s), "end frac": _r(e)}
 
 
@@ -109,7 +109,7 @@ def paper_table(histories: Sequence[History]) -> list[dict]:
     _, lambda_sweep = selection.split_sparse(histories)
     for h in lambda_sweep:
         r = transition_row(h)
-        rows.append({"source": "this book", "alpha": r["alpha"], "lambda": r["lambda"], "lr": float(h.config["lr"]),
+        rows.append({"source": "this book", "alpha": r["alpha"], "lambda": r["lambda"], "lr": float(h.cfg.lr),
                      "ln(a)/l (steps)": r["ln(a)/l (steps at cap)"], "start step": r["start step"],
                      "end step": r["end step"], "start frac": r["start frac"], "end frac": r["end frac"]})
     return rows
@@ -121,10 +121,10 @@ def window_table(histories: Sequence[History]) -> list[dict]:
     alpha_sweep, lambda_sweep = selection.split_sparse(histories)
     fr = [measure.accuracy_transition(h).fractions for h in alpha_sweep]
     win = measure.window_fit([f[0] for f in fr], [f[1] for f in fr])
-    big = [h for h in alpha_sweep if h.config["alpha"] > 1]
+    big = [h for h in alpha_sweep if h.cfg.alpha > 1]
     ls, le = measure.try_fit(measure.fraction_limits, big) or (None, None)
-    lam = float(alpha_sweep[0].config["weight_decay"])
-    alpha = float(lambda_sweep[0].config["alpha"])
+    lam = float(alpha_sweep[0].cfg.weight_decay)
+    alpha = float(lambda_sweep[0].cfg.alpha)
     fa, fl = measure.try_fit(measure.fit_vs_log_alpha, alpha_sweep), measure.try_fit(measure.fit_vs_inverse_lambda, lambda_sweep)
     return [
         {"quantity": "window c (smallest holding every run)", "measured": _r(win.c), "theory": "any c in (0, 1)"},
@@ -187,7 +187,7 @@ def margin_table(histories: Sequence[History]) -> list[dict]:
 
 def regime_row(h: History) -> dict:
     lo, hi = KERNEL_WINDOW
-    return {"alpha": h.config["alpha"], "lambda": h.config["weight_decay"],
+    return {"alpha": h.cfg.alpha, "lambda": h.cfg.weight_decay,
             "cos L2 early": _r(measure.value_in_clock(h, "cos_l2", lo, hi)), "cos L2 end": _r(h.final("cos_l2")),
             "cos L1 early": _r(measure.value_in_clock(h, "cos_l1", lo, hi)), "cos L1 end": _r(h.final("cos_l1")),
             "cos w* end": _r(h.final("cos_star")),
@@ -230,7 +230,7 @@ def misgrokking_seeds_table(histories: Sequence[History]) -> list[dict]:
         peak = int(np.argmax(h["test_acc"]))
         falls = {level: measure.first_crossing(h, "test_acc", level, above=False, after_step=int(h.steps[peak]))
                  for level in MISGROK_FALL_LEVELS}
-        rows.append({"data seed": int(h.config["data_seed"]), "L2 test": _r(h.meta["l2_test_acc"]),
+        rows.append({"data seed": int(h.cfg.data_seed), "L2 test": _r(h.meta["l2_test_acc"]),
                      "L1 test": _r(h.meta["l1_test_acc"]),
                      "net test early": _r(measure.value_in_clock(h, "test_acc", *KERNEL_WINDOW)),
                      "net test peak": _r(h["test_acc"][peak]), "net test end": _r(h.final("test_acc")),
@@ -246,10 +246,10 @@ def matrix_completion_compare(here: History, paper: History) -> list[dict]:
     """:func:`matrix_completion_table`'s readings of two runs side by side (a notebook's own run and the recorded run
     at the paper's settings), with their lambda, step size, steps and ln(alpha) / lambda in steps first."""
     def head(h: History) -> list[dict]:
-        c = h.config
-        return [{"reading": "lambda", "value": c["weight_decay"]}, {"reading": "step size", "value": c["lr"]},
+        c = h.cfg
+        return [{"reading": "lambda", "value": c.weight_decay}, {"reading": "step size", "value": c.lr},
                 {"reading": "steps", "value": int(h.steps[-1])},
-                {"reading": "ln(alpha) / lambda, in steps", "value": int(round(measure.clock_unit(c) / float(c["lr"])))}]
+                {"reading": "ln(alpha) / lambda, in steps", "value": int(round(measure.clock_unit(c) / float(c.lr)))}]
 
     a, b = (head(h) + matrix_completion_table([h]) for h in (here, paper))
     return [{"reading": x["reading"], "this page's run": x["value"], "paper's settings": y["value"]} for x, y in zip(a, b)]
@@ -282,7 +282,7 @@ def matrix_completion_table(histories: Sequence[History]) -> list[dict]:
     fit = np.flatnonzero(h["train_mse"] <= 0.01 * h["train_mse"][0])
     tr = measure.drop_transition(h)
     s, e = tr.fractions
-    target_rms = float(np.sqrt(np.mean(target(int(h.config["d"])) ** 2)))
+    target_rms = float(np.sqrt(np.mean(target(int(h.cfg.d)) ** 2)))
     lo, hi = KERNEL_WINDOW
     return [
         {"reading": "observed entries |Omega|", "value": h.meta["n_observed"]},
@@ -328,8 +328,8 @@ def modadd_table(histories: Sequence[History], seed: int | None = None) -> list[
     rows = []
     for h in selection.unique([*alpha_sweep, *lambda_sweep]):
         tr = measure.accuracy_transition(h)
-        unit = measure.clock_unit(h.config)
-        rows.append({"alpha": h.config["alpha"], "lambda": h.config["weight_decay"],
+        unit = measure.clock_unit(h.cfg)
+        rows.append({"alpha": h.cfg.alpha, "lambda": h.cfg.weight_decay,
                      "train acc 1 at": _step(measure.first_crossing(h, "train_acc", 1.0)),
                      "start step": _step(tr.start), "end step": _step(tr.end),
                      "end t": _r(tr.end.t, 1) if tr.end else math.nan,
@@ -346,7 +346,7 @@ def modadd_shift_table(histories: Sequence[History]) -> list[dict]:
     times = measure.transition_times(alpha_sweep)
     rows = []
     for (h1, t1), (h2, t2) in zip(zip(alpha_sweep, times), list(zip(alpha_sweep, times))[1:]):
-        a1, a2, lam = float(h1.config["alpha"]), float(h2.config["alpha"]), float(h1.config["weight_decay"])
+        a1, a2, lam = float(h1.cfg.alpha), float(h2.cfg.alpha), float(h1.cfg.weight_decay)
         pred = math.log(a2 / a1) / lam
         rows.append({"alpha": f"{a1:g} -> {a2:g}", "shift of end t": _r(t2 - t1, 1),
                      "ln(a2/a1)/lambda": _r(pred, 0), "ratio": _r((t2 - t1) / pred)})
@@ -356,7 +356,7 @@ def modadd_shift_table(histories: Sequence[History]) -> list[dict]:
 def modadd_fit_table(histories: Sequence[History]) -> list[dict]:
     """The end time t against ln(alpha) and against 1 / lambda: fitted slope, its theory value, R^2."""
     alpha_sweep, lambda_sweep = selection.split_modadd(histories)
-    lam, alpha = float(alpha_sweep[0].config["weight_decay"]), float(lambda_sweep[0].config["alpha"])
+    lam, alpha = float(alpha_sweep[0].cfg.weight_decay), float(lambda_sweep[0].cfg.alpha)
     fa, fl = measure.try_fit(measure.fit_vs_log_alpha, alpha_sweep), measure.try_fit(measure.fit_vs_inverse_lambda, lambda_sweep)
     log_a = math.log(alpha) if alpha > 1 else math.nan
     return [{"fit": f"t vs ln(a) at lambda {lam:g}", "slope": _r(_attr(fa, "slope"), 1),
@@ -399,12 +399,12 @@ def bridge_table(histories: Sequence[History], seed: int | None = None) -> list[
     fits = {(d.alpha, d.weight_decay): d for d in measure.delays(runs, FIT_ACC, "train_acc")}
     rows = []
     for h in runs:
-        key = (float(h.config["alpha"]), float(h.config["weight_decay"]))
+        key = (float(h.cfg.alpha), float(h.cfg.weight_decay))
         g, f = delays[key], fits[key]
         rows.append({"lambda": key[1], "alpha": key[0], "fit step": f.step, "grok step": g.step,
                      "fit delay": f.delay, "grok delay": g.delay,
                      "ln(a)/(l lr)": _r(g.predicted, 0),
-                     "4 ln(a)/(1-b2)": _r(4 * math.log(key[0]) / (1 - float(h.config["beta2"])), 0),
+                     "4 ln(a)/(1-b2)": _r(4 * math.log(key[0]) / (1 - float(h.cfg.beta2)), 0),
                      "grok delay / ln(a)/(l lr)": _r(g.delay / g.predicted, 2) if key[0] > 1 else "n/a",
                      "final test acc": _r(h.final("test_acc"))})
     return rows
@@ -439,9 +439,9 @@ def modadd_seeds_table(histories: Sequence[History]) -> list[dict]:
 def bridge_delay_rows(histories: Sequence[History]) -> list[dict]:
     """The rows :func:`grok_lib.paper_b.plots.delay_panel` draws."""
     runs = selection.bridge_runs(histories)
-    by = {(float(h.config["alpha"]), float(h.config["weight_decay"])): h for h in runs}
-    return [r | {"lr": float(by[(r["alpha"], r["lambda"])].config["lr"]),
-                 "beta2": float(by[(r["alpha"], r["lambda"])].config["beta2"]), "weight_decay": r["lambda"]}
+    by = {(float(h.cfg.alpha), float(h.cfg.weight_decay)): h for h in runs}
+    return [r | {"lr": float(by[(r["alpha"], r["lambda"])].cfg.lr),
+                 "beta2": float(by[(r["alpha"], r["lambda"])].cfg.beta2), "weight_decay": r["lambda"]}
             for r in bridge_table(histories)]
 
 
@@ -449,7 +449,7 @@ def bridge_fit_table(histories: Sequence[History]) -> list[dict]:
     """Per lambda: least-squares slopes through the origin of the grokking and train-fit delays against the
     shrinking clock ln(alpha) / (lambda lr) and against Adam's memory 4 ln(alpha) / (1 - beta2) (alpha > 1)."""
     runs = selection.bridge_runs(histories)
-    beta2 = {(float(h.config["alpha"]), float(h.config["weight_decay"])): float(h.config["beta2"]) for h in runs}
+    beta2 = {(float(h.cfg.alpha), float(h.cfg.weight_decay)): float(h.cfg.beta2) for h in runs}
     groks = [d for d in measure.delays(runs, BRIDGE_ACC) if d.alpha > 1]
     fits = [d for d in measure.delays(runs, FIT_ACC, "train_acc") if d.alpha > 1]
     rows = []
@@ -527,8 +527,8 @@ def modadd_reading(histories: Sequence[History]) -> dict[str, str]:
     the spread over seeds, as Markdown for :func:`grok_lib.display.glue`."""
     alpha_sweep, lambda_sweep = selection.split_modadd(histories)
     rows = {(r["alpha"], r["lambda"]): r for r in modadd_table(histories)}
-    a_rows = [rows[(h.config["alpha"], h.config["weight_decay"])] for h in alpha_sweep]
-    l_rows = [rows[(h.config["alpha"], h.config["weight_decay"])] for h in lambda_sweep]
+    a_rows = [rows[(h.cfg.alpha, h.cfg.weight_decay)] for h in alpha_sweep]
+    l_rows = [rows[(h.cfg.alpha, h.cfg.weight_decay)] for h in lambda_sweep]
     fit_a, fit_l = modadd_fit_table(histories)
     shifts = modadd_shift_table(histories)
     fits = [r["train acc 1 at"] for r in rows.values()]
@@ -608,11 +608,11 @@ def modadd_claim_reading(histories: Sequence[History], clock_runs: Sequence[Hist
 
     seeds = selection.seeds([h for h in histories if h.meta.get("model") == "paper_b.modadd"])
     sweeps = [selection.split_modadd(histories, s) for s in seeds]
-    alphas = [h.config["alpha"] for h in sweeps[0][0]]
+    alphas = [h.cfg.alpha for h in sweeps[0][0]]
     steps = [[_step(measure.accuracy_transition(h).end) for h in a] for a, _ in sweeps]
     orders = checks.pair_orders(steps)
-    clock_sweeps = [selection.unique([*a, *(h for h in clock_runs if h.config["data_seed"] == s
-                                           and h.config["weight_decay"] == a[0].config["weight_decay"])])
+    clock_sweeps = [selection.unique([*a, *(h for h in clock_runs if h.cfg.data_seed == s
+                                           and h.cfg.weight_decay == a[0].cfg.weight_decay)])
                     for s, (a, _) in zip(seeds, sweeps)]
     slopes = [measure.try_fit(checks.clock_slopes, c, l) for c, (_, l) in zip(clock_sweeps, sweeps)]
     by_alpha, by_lambda = ([s[i] if s else math.nan for s in slopes] for i in (0, 1))
@@ -621,13 +621,13 @@ def modadd_claim_reading(histories: Sequence[History], clock_runs: Sequence[Hist
     for a1, a2 in zip(alphas, alphas[1:]):
         if a1 <= 1:
             continue
-        per_seed = [(t[alphas.index(a2)] - t[alphas.index(a1)]) * float(a[0].config["lr"])
-                    / (math.log(a2 / a1) / float(a[0].config["weight_decay"])) for t, (a, _) in zip(steps, sweeps)]
+        per_seed = [(t[alphas.index(a2)] - t[alphas.index(a1)]) * float(a[0].cfg.lr)
+                    / (math.log(a2 / a1) / float(a[0].cfg.weight_decay)) for t, (a, _) in zip(steps, sweeps)]
         shifts.append(f"{a1:g} to {a2:g}: " + ", ".join(_shown(x, ".2f") for x in per_seed)
                       + f" (mean {_shown(measure.mean_se(per_seed)[0], '.2f')})")
-    extra = sorted({h.config["alpha"] for h in clock_runs})
+    extra = sorted({h.cfg.alpha for h in clock_runs})
     extra_steps = "; ".join(f"α = {a:g}: " + " / ".join(_shown(_step(measure.accuracy_transition(h).end))
-                                                         for h in clock_runs if h.config["alpha"] == a) for a in extra)
+                                                         for h in clock_runs if h.cfg.alpha == a) for a in extra)
 
     def mean_pm(values):
         mean, se, _ = measure.mean_se(values)
@@ -636,7 +636,7 @@ def modadd_claim_reading(histories: Sequence[History], clock_runs: Sequence[Hist
     return {
         "ma_order_pairs": "; ".join(f"{a:g} → {b:g}: {o + ' at every seed' if o != 'mixed' else 'mixed (not the same at every seed)'}"
                                     for a, b, o in zip(alphas, alphas[1:], orders)),
-        "ma_clock_alphas": ", ".join(f"{a:g}" for a in sorted({h.config["alpha"] for c in clock_sweeps for h in c if h.config["alpha"] > 1})),
+        "ma_clock_alphas": ", ".join(f"{a:g}" for a in sorted({h.cfg.alpha for c in clock_sweeps for h in c if h.cfg.alpha > 1})),
         "ma_extra_alphas": ", ".join(f"{a:g}" for a in extra) or "none",
         "ma_extra_steps": extra_steps or "none",
         "ma_clock_alpha_seeds": ", ".join(_shown(x, ".2f") for x in by_alpha),

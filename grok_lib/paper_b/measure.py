@@ -29,18 +29,19 @@ def continuous_time(history: History) -> np.ndarray:
     """t at every recorded step: the ``t`` metric, else steps x lr."""
     if "t" in history.metrics:
         return np.asarray(history["t"], dtype=float)
-    return history.steps * float(history.config["lr"])
+    return history.steps * float(history.cfg.lr)
 
 
-def clock_unit(config: dict) -> float:
-    """ln(alpha) / lambda, the theory's transition time (nan when alpha <= 1 or lambda = 0)."""
-    alpha, lam = float(config["alpha"]), float(config["weight_decay"])
+def clock_unit(config) -> float:
+    """ln(alpha) / lambda of a run's config (``h.cfg``), the theory's transition time (nan when alpha <= 1 or
+    lambda = 0)."""
+    alpha, lam = float(config.alpha), float(config.weight_decay)
     return math.log(alpha) / lam if alpha > 1 and lam > 0 else math.nan
 
 
 def clock(history: History) -> np.ndarray:
     """lambda t / ln(alpha) at every recorded step (the x axis of the collapse plots)."""
-    return continuous_time(history) / clock_unit(history.config)
+    return continuous_time(history) / clock_unit(history.cfg)
 
 
 @dataclass(frozen=True)
@@ -60,7 +61,7 @@ def first_crossing(history: History, metric: str, threshold: float, above: bool 
         return None
     i = int(np.argmax(hit))
     t = float(continuous_time(history)[i])
-    return Crossing(step=int(history.steps[i]), t=t, fraction=t / clock_unit(history.config))
+    return Crossing(step=int(history.steps[i]), t=t, fraction=t / clock_unit(history.cfg))
 
 
 @dataclass(frozen=True)
@@ -178,24 +179,24 @@ def transition_times(histories: Sequence[History], which: str = "end", kind: str
 
 def fit_vs_log_alpha(histories: Sequence[History], which: str = "end") -> LineFit:
     """Transition time t vs ln(alpha) at one lambda: the theory's slope is 1 / lambda (so slope x lambda ~ 1)."""
-    lams = {float(h.config["weight_decay"]) for h in histories}
+    lams = {float(h.cfg.weight_decay) for h in histories}
     if len(lams) != 1:
         raise ValueError(f"fit_vs_log_alpha needs runs with one weight decay, got {sorted(lams)}")
-    return line_fit([math.log(h.config["alpha"]) for h in histories], transition_times(histories, which))
+    return line_fit([math.log(h.cfg.alpha) for h in histories], transition_times(histories, which))
 
 
 def fit_vs_inverse_lambda(histories: Sequence[History], which: str = "end") -> LineFit:
     """Transition time t vs 1 / lambda at one alpha: the theory's slope is ln(alpha) (so slope / ln(alpha) ~ 1)."""
-    alphas = {float(h.config["alpha"]) for h in histories}
+    alphas = {float(h.cfg.alpha) for h in histories}
     if len(alphas) != 1:
         raise ValueError(f"fit_vs_inverse_lambda needs runs with one alpha, got {sorted(alphas)}")
-    return line_fit([1.0 / h.config["weight_decay"] for h in histories], transition_times(histories, which))
+    return line_fit([1.0 / h.cfg.weight_decay for h in histories], transition_times(histories, which))
 
 
 def norm_deviation(history: History, up_to_clock: float = 0.5) -> float:
     """Largest abs(||theta|| - alpha e^{-lambda t}) / (alpha e^{-lambda t}) over recorded steps with clock <= up_to_clock."""
     t = continuous_time(history)
-    pred = float(history.config["alpha"]) * np.exp(-float(history.config["weight_decay"]) * t)
+    pred = float(history.cfg.alpha) * np.exp(-float(history.cfg.weight_decay) * t)
     keep = clock(history) <= up_to_clock
     return float(np.max(np.abs(history["norm"][keep] - pred[keep]) / pred[keep]))
 
@@ -214,7 +215,7 @@ def fraction_limits(histories: Sequence[History]) -> tuple[LineFit, LineFit]:
     ln(alpha) near 1 / lambda says), the fraction is 1 - C / ln(alpha): linear in 1 / ln(alpha), and
     the intercept is its limit for alpha -> infinity, where the theorems put it at 1.
     """
-    x = [1.0 / math.log(float(h.config["alpha"])) for h in histories]
+    x = [1.0 / math.log(float(h.cfg.alpha)) for h in histories]
     fr = [accuracy_transition(h).fractions for h in histories]
     return line_fit(x, [f[0] for f in fr]), line_fit(x, [f[1] for f in fr])
 
@@ -240,11 +241,11 @@ def delays(histories: Sequence[History], level: float = END_ACC, metric: str = "
         return float(c.step) if c else math.nan
 
     out = []
-    for lam in sorted({float(h.config["weight_decay"]) for h in histories}):
-        runs = sorted((h for h in histories if float(h.config["weight_decay"]) == lam), key=lambda h: h.config["alpha"])
+    for lam in sorted({float(h.cfg.weight_decay) for h in histories}):
+        runs = sorted((h for h in histories if float(h.cfg.weight_decay) == lam), key=lambda h: h.cfg.alpha)
         ref = step_of(runs[0])
         for h in runs:
-            alpha, lr = float(h.config["alpha"]), float(h.config["lr"])
+            alpha, lr = float(h.cfg.alpha), float(h.cfg.lr)
             pred = math.log(alpha) / (lam * lr) if lam > 0 else math.nan
             out.append(Delay(alpha, lam, step_of(h), ref, pred))
     return out
@@ -271,7 +272,7 @@ def crossing_interval(history: History, crossing: Crossing | None) -> tuple[floa
 def fraction_interval(history: History, crossing: Crossing | None) -> tuple[float, float]:
     """:func:`crossing_interval` on the clock lambda t / ln(alpha)."""
     lo, hi = crossing_interval(history, crossing)
-    unit = clock_unit(history.config)
+    unit = clock_unit(history.cfg)
     return lo / unit, hi / unit
 
 
@@ -305,8 +306,8 @@ def line_prediction(x, y, x0: float) -> tuple[float, float]:
 def predicted_end_clock(alpha_sweep: Sequence[History], alpha: float) -> tuple[float, float]:
     """lambda t at the end of the transition at ``alpha``, as the alpha sweep's own line of the end fraction in
     1 / ln(alpha) predicts it (:func:`fraction_limits`: lambda t_end = ln(alpha) x fraction), with its standard error."""
-    runs = [h for h in alpha_sweep if float(h.config["alpha"]) > 1]
-    x = [1.0 / math.log(float(h.config["alpha"])) for h in runs]
+    runs = [h for h in alpha_sweep if float(h.cfg.alpha) > 1]
+    x = [1.0 / math.log(float(h.cfg.alpha)) for h in runs]
     ends = [accuracy_transition(h).fractions[1] for h in runs]
     value, se = line_prediction(x, ends, 1.0 / math.log(alpha))
     return value * math.log(alpha), se * math.log(alpha)

@@ -21,7 +21,7 @@ X_AXES = ("steps", "clock")
 
 def run_label(h: History) -> str:
     """r"$\\alpha$=128, $\\lambda$=0.02" for a history."""
-    return rf"$\alpha$={h.config['alpha']:g}, $\lambda$={h.config['weight_decay']:g}"
+    return rf"$\alpha$={h.cfg.alpha:g}, $\lambda$={h.cfg.weight_decay:g}"
 
 
 def _axes(ax, ncols: int = 1, width: float = 4.2, height: float = 3.0):
@@ -136,7 +136,7 @@ def norm_vs_prediction(histories: Sequence[History], ax=None) -> Figure:
         t = measure.continuous_time(h)
         color = run_color(i, len(histories))
         ax.plot(t, h["norm"], color=color, label=run_label(h))
-        pred = h.config["alpha"] * np.exp(-h.config["weight_decay"] * t)
+        pred = h.cfg.alpha * np.exp(-h.cfg.weight_decay * t)
         shown = pred >= 0.3 * float(np.min(h["norm"]))  # the prediction only down to the norm's floor
         ax.plot(t[shown], pred[shown], color=color, ls="--", lw=0.9)
     ax.set_yscale("log")
@@ -300,7 +300,7 @@ def norm_shrink_panel(histories: Sequence[History], ax=None) -> Figure:
         color = run_color(i, len(histories))
         t = measure.continuous_time(h)
         ax.plot(h.steps, h["norm"], color=color, label=run_label(h))
-        ax.plot(h.steps, h["norm"][0] * np.exp(-float(h.config["weight_decay"]) * t), color=color, ls="--", lw=0.8)
+        ax.plot(h.steps, h["norm"][0] * np.exp(-float(h.cfg.weight_decay) * t), color=color, ls="--", lw=0.8)
     ax.set_yscale("log")
     ymin = min(float(np.min(h["norm"])) for h in histories)
     ax.set_ylim(bottom=ymin / 3)

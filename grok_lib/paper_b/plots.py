@@ -47,7 +47,7 @@ def sparse_transition(alpha_sweep: Sequence[History], lambda_sweep: Sequence[His
     """2 x 2: transition fractions against alpha with the fitted window; the same against 1 / ln(alpha) with the
     extrapolation to alpha -> infinity; end time t against ln(alpha) and against 1 / lambda with the theory slopes."""
     fig, axes = plt.subplots(2, 2, figsize=(9.6, 6.6), layout="constrained")
-    alphas = [float(h.config["alpha"]) for h in alpha_sweep]
+    alphas = [float(h.cfg.alpha) for h in alpha_sweep]
     fr = [measure.accuracy_transition(h).fractions for h in alpha_sweep]
     starts, ends = [f[0] for f in fr], [f[1] for f in fr]
     win = measure.window_fit(starts, ends)
@@ -58,14 +58,14 @@ def sparse_transition(alpha_sweep: Sequence[History], lambda_sweep: Sequence[His
     fraction_limit_panel([alphas[i] for i in big], [starts[i] for i in big], [ends[i] for i in big], fit_s, fit_e,
                          ax=axes[0, 1])
     axes[0, 1].set_title(r"(b) the limit $\alpha\to\infty$")
-    lam = float(alpha_sweep[0].config["weight_decay"])
+    lam = float(alpha_sweep[0].cfg.weight_decay)
     fa = measure.try_fit(measure.fit_vs_log_alpha, alpha_sweep)
     slope_fit(np.log(alphas), measure.transition_times(alpha_sweep), fa, r"$\ln\alpha$",
               ylabel=r"end time $t$ (test acc $\geq$ 0.9)", theory_slope=1 / lam, ax=axes[1, 0])
     axes[1, 0].set_title(rf"(c) against $\ln\alpha$ ($\lambda$={lam:g})")
-    alpha = float(lambda_sweep[0].config["alpha"])
+    alpha = float(lambda_sweep[0].cfg.alpha)
     fl = measure.try_fit(measure.fit_vs_inverse_lambda, lambda_sweep)
-    inv = [1 / float(h.config["weight_decay"]) for h in lambda_sweep]
+    inv = [1 / float(h.cfg.weight_decay) for h in lambda_sweep]
     slope_fit(inv, measure.transition_times(lambda_sweep), fl, r"$1/\lambda$",
               ylabel=r"end time $t$ (test acc $\geq$ 0.9)", theory_slope=math.log(alpha) if alpha > 1 else None,
               ax=axes[1, 1])
@@ -95,7 +95,7 @@ def misgrokking_figure(h: History) -> Figure:
     cosines(h, "clock", ax=axes[1])
     for ax in axes:
         ax.axvline(1.0, color="k", lw=0.8, ls="--")
-    axes[0].set_title(rf"(a) accuracy, misgrokking, $\gamma$={h.config['gamma']:g}")
+    axes[0].set_title(rf"(a) accuracy, misgrokking, $\gamma$={h.cfg.gamma:g}")
     axes[1].set_title("(b) cosines")
     return fig
 
@@ -131,13 +131,13 @@ def modadd_fits(alpha_sweep: Sequence[History], lambda_sweep: Sequence[History])
     """Modular addition: end time t (test accuracy >= 0.9) against ln(alpha) and against 1 / lambda, with the
     least-squares lines and the theory's slopes (1 / lambda, ln alpha)."""
     fig, axes = plt.subplots(1, 2, figsize=(8.8, 3.3), layout="constrained")
-    lam = float(alpha_sweep[0].config["weight_decay"])
-    la = [math.log(float(h.config["alpha"])) for h in alpha_sweep]
+    lam = float(alpha_sweep[0].cfg.weight_decay)
+    la = [math.log(float(h.cfg.alpha)) for h in alpha_sweep]
     slope_fit(la, measure.transition_times(alpha_sweep), measure.try_fit(measure.fit_vs_log_alpha, alpha_sweep), r"$\ln\alpha$",
               ylabel=r"end time $t$ = lr $\times$ step", theory_slope=1 / lam, ax=axes[0])
     axes[0].set_title(rf"(a) against $\ln\alpha$ ($\lambda$={lam:g})")
-    alpha = float(lambda_sweep[0].config["alpha"])
-    inv = [1 / float(h.config["weight_decay"]) for h in lambda_sweep]
+    alpha = float(lambda_sweep[0].cfg.alpha)
+    inv = [1 / float(h.cfg.weight_decay) for h in lambda_sweep]
     slope_fit(inv, measure.transition_times(lambda_sweep), measure.try_fit(measure.fit_vs_inverse_lambda, lambda_sweep),
               r"$1/\lambda$", ylabel=r"end time $t$ = lr $\times$ step",
               theory_slope=math.log(alpha) if alpha > 1 else None, ax=axes[1])
@@ -150,9 +150,9 @@ def init_scale_figure(histories: Sequence[History], delay_rows: Sequence[dict]) 
     the norm against the decay-only prediction (d) and Adam's step size (e), at the largest lambda; train
     accuracy per lambda (f)."""
     fig, axes = plt.subplots(2, 3, figsize=(14.2, 6.8), layout="constrained")
-    lams = sorted({float(h.config["weight_decay"]) for h in histories})
-    by_lam = {lam: sorted((h for h in histories if float(h.config["weight_decay"]) == lam),
-                          key=lambda h: h.config["alpha"]) for lam in lams}
+    lams = sorted({float(h.cfg.weight_decay) for h in histories})
+    by_lam = {lam: sorted((h for h in histories if float(h.cfg.weight_decay) == lam),
+                          key=lambda h: h.cfg.alpha) for lam in lams}
     for ax, lam, tag in zip(axes[0, :2], lams[-2:][::-1] if len(lams) > 1 else lams, "ab"):
         curves(by_lam[lam], "test_acc", "steps", ax=ax, ylabel="test accuracy", logx=False,
                title=rf"({tag}) test accuracy, $\lambda$={lam:g}")

@@ -8,6 +8,7 @@ import math
 from typing import Sequence
 
 from ..history import History
+from .config import MatrixCompletionConfig, MisgrokkingConfig, SparseConfig
 
 
 def unique(histories: Sequence[History]) -> list[History]:
@@ -23,15 +24,15 @@ def unique(histories: Sequence[History]) -> list[History]:
 
 def halves(runs: list[History]) -> tuple[list[History], list[History]]:
     """(alpha sweep: runs at the first run's lambda, by alpha; lambda sweep: runs at the last run's alpha, by lambda)."""
-    lam, alpha = runs[0].config["weight_decay"], runs[-1].config["alpha"]
-    alpha_sweep = sorted((h for h in runs if h.config["weight_decay"] == lam), key=lambda h: h.config["alpha"])
-    lambda_sweep = sorted((h for h in runs if h.config["alpha"] == alpha), key=lambda h: h.config["weight_decay"])
+    lam, alpha = runs[0].cfg.weight_decay, runs[-1].cfg.alpha
+    alpha_sweep = sorted((h for h in runs if h.cfg.weight_decay == lam), key=lambda h: h.cfg.alpha)
+    lambda_sweep = sorted((h for h in runs if h.cfg.alpha == alpha), key=lambda h: h.cfg.weight_decay)
     return alpha_sweep, lambda_sweep
 
 
 def sparse_runs(histories: Sequence[History]) -> list[History]:
     """The sparse-classification runs (in order, once each)."""
-    return [h for h in unique(histories) if "k" in h.config and "gamma" not in h.config]
+    return [h for h in unique(histories) if type(h.cfg) is SparseConfig]
 
 
 def split_sparse(histories: Sequence[History]) -> tuple[list[History], list[History]]:
@@ -42,21 +43,21 @@ def split_sparse(histories: Sequence[History]) -> tuple[list[History], list[Hist
 def focus_run(alpha_sweep: Sequence[History], lambda_sweep: Sequence[History]) -> History:
     """The run both sweeps share (the profile's alpha and lambda: alpha = 128 in every profile but ci); where
     a rerun's lists leave out the profile's alpha, the alpha sweep's run nearest to it (in ln alpha)."""
-    alpha = lambda_sweep[0].config["alpha"]
-    return min(alpha_sweep, key=lambda h: abs(math.log(h.config["alpha"] / alpha)))
+    alpha = lambda_sweep[0].cfg.alpha
+    return min(alpha_sweep, key=lambda h: abs(math.log(h.cfg.alpha / alpha)))
 
 
 def misgrokking_run(histories: Sequence[History]) -> History:
-    return next(h for h in histories if "gamma" in h.config)
+    return next(h for h in histories if isinstance(h.cfg, MisgrokkingConfig))
 
 
 def matrix_completion_run(histories: Sequence[History]) -> History:
-    return next(h for h in histories if "observed_frac" in h.config)
+    return next(h for h in histories if isinstance(h.cfg, MatrixCompletionConfig))
 
 
 def seeds(histories: Sequence[History]) -> list[int]:
     """The seeds of an MLP chapter's runs, in planned order (split and init move together)."""
-    return list(dict.fromkeys(h.config["data_seed"] for h in histories))
+    return list(dict.fromkeys(h.cfg.data_seed for h in histories))
 
 
 def split_modadd(histories: Sequence[History], seed: int | None = None) -> tuple[list[History], list[History]]:
@@ -64,12 +65,12 @@ def split_modadd(histories: Sequence[History], seed: int | None = None) -> tuple
     seed's, which the figure shows)."""
     runs = [h for h in unique(histories) if h.meta.get("model") == "paper_b.modadd"]
     seed = seeds(runs)[0] if seed is None else seed
-    return halves([h for h in runs if h.config["data_seed"] == seed])
+    return halves([h for h in runs if h.cfg.data_seed == seed])
 
 
 def bridge_runs(histories: Sequence[History], seed: int | None = None) -> list[History]:
     """The bridge's runs of ``seed`` (None: the first seed's, which the figure shows), by lambda then alpha."""
     runs = [h for h in unique(histories) if h.meta.get("model") == "paper_b.init_scale"]
     seed = seeds(runs)[0] if seed is None else seed
-    return sorted((h for h in runs if h.config["data_seed"] == seed),
-                  key=lambda h: (h.config["weight_decay"], h.config["alpha"]))
+    return sorted((h for h in runs if h.cfg.data_seed == seed),
+                  key=lambda h: (h.cfg.weight_decay, h.cfg.alpha))

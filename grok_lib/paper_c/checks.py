@@ -23,9 +23,9 @@ from .thresholds import (ACC_LEVEL, ACC_PARTLY, DYN_OK, DYN_PARTLY, EDGE, FORMUL
 
 
 def _label(h: History) -> str:
-    c = h.config
-    return f"λ={c['lam']:g}" + (f" d_out={c['d_out']}" if c["d_out"] != 1 else "") + (
-        f" γ={c['gamma']:g}" if c["gamma"] else "") + (f" σ_n={c['label_noise']:.3g}" if c["label_noise"] else "")
+    c = h.cfg
+    return f"λ={c.lam:g}" + (f" d_out={c.d_out}" if c.d_out != 1 else "") + (
+        f" γ={c.gamma:g}" if c.gamma else "") + (f" σ_n={c.label_noise:.3g}" if c.label_noise else "")
 
 
 def _when(step) -> str:
@@ -142,9 +142,9 @@ def accuracy_law_bound(n_comparisons: int) -> float:
 def accuracy_law_deviations(h: History) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     """train | test -> (``|simulated - law|``, binomial z) per record step, the law at the simulated loss the claim
     names: L_tr on the training samples, L_gen = ||D||^2 / d_out for fresh test samples (d_out = 1)."""
-    eps, out = h.config["eps"], {}
-    for which, loss, n in (("train", "train_loss", h.meta["n_train"]), ("test", "gen_loss", h.config["n_test"])):
-        law = theory.accuracy(h[loss], eps, h.config["d_out"])
+    eps, out = h.cfg.eps, {}
+    for which, loss, n in (("train", "train_loss", h.meta["n_train"]), ("test", "gen_loss", h.cfg.n_test)):
+        law = theory.accuracy(h[loss], eps, h.cfg.d_out)
         out[which] = (np.abs(h[f"{which}_acc"] - law), measure.binomial_z(h[f"{which}_acc"], law, n))
     return out
 
@@ -181,10 +181,10 @@ def formula_ratios(histories: Sequence[History], eps_list=FORMULA_EPS) -> dict[f
 
 def evaluate_formula(histories: Sequence[History]) -> Result:
     """C.grok.formula on the Delta t_grok sweep (lambda < 1, d_out = 1)."""
-    hs = sorted(histories, key=lambda h: h.config["lam"])
+    hs = sorted(histories, key=lambda h: h.cfg.lam)
     ratios = formula_ratios(hs, measure.measured_eps(hs[0], FORMULA_EPS))
     flat = [r for rs in ratios.values() for r in rs]
-    lines = [f"eps={e:g}: " + ", ".join(f"{h.config['lam']:g}→{r:.2f}" for h, r in zip(hs, rs))
+    lines = [f"eps={e:g}: " + ", ".join(f"{h.cfg.lam:g}→{r:.2f}" for h, r in zip(hs, rs))
              for e, rs in ratios.items()]
     first, last = ratios[min(ratios, key=lambda e: -e)], ratios[min(ratios)]
     asymptotic = all(abs(b - 1) < abs(a - 1) for a, b in zip(first, last))
@@ -201,7 +201,7 @@ def evaluate_formula(histories: Sequence[History]) -> Result:
 
 def evaluate_divergence(histories: Sequence[History]) -> Result:
     """C.grok.divergence on the Delta t_grok sweep."""
-    hs = sorted(histories, key=lambda h: h.config["lam"])
+    hs = sorted(histories, key=lambda h: h.cfg.lam)
     eps_all = [row["eps"] for row in hs[0].meta["crossings"]]
     drops, parts = [], []
     for e in eps_all:
@@ -209,7 +209,7 @@ def evaluate_divergence(histories: Sequence[History]) -> Result:
         drops.append(int((np.diff(dt) <= 0).sum()))
         parts.append(f"eps={e:g}: {dt[0]:.0f} → {dt[-1]:.0f} steps ({drops[-1]} decreases)")
     verdict = "reproduced" if max(drops) == 0 else ("partly" if max(drops) <= 1 else "not reproduced")
-    lams = f"lambda {hs[0].config['lam']:g} → {hs[-1].config['lam']:g}"
+    lams = f"lambda {hs[0].cfg.lam:g} → {hs[-1].cfg.lam:g}"
     return Result(REGISTRY["C.grok.divergence"], f"{lams}: " + "; ".join(parts) + ".", verdict)
 
 
@@ -241,7 +241,7 @@ def wd_small_at(lam_eff: float, gamma: float, d_out: int) -> bool:
 
 def wd_small(h: History) -> bool:
     """Whether a run is in the formula's small-gamma regime (:func:`wd_small_at`)."""
-    return wd_small_at(h.meta["lam_eff"], h.config["gamma"], h.config["d_out"])
+    return wd_small_at(h.meta["lam_eff"], h.cfg.gamma, h.cfg.d_out)
 
 
 def wd_limits_exact_gamma(lam: float, gamma: float, d_out: int, teacher_sq: float) -> tuple[float, float]:
@@ -266,13 +266,13 @@ def grade_weight_decay(ratios: Sequence[float]) -> str:
 def _wd_row(h: History) -> tuple[list[float], str]:
     """One small-gamma run's ratios (final L_tr, L_gen over the plateau formula with the teacher's norm) and its row
     of the measured text (with the ratios to the paper's number and to the MP plateau without the expansion)."""
-    c, lam, t_sq = h.config, h.meta["lam_eff"], h.meta["teacher_sq"]
+    c, lam, t_sq = h.cfg, h.meta["lam_eff"], h.meta["teacher_sq"]
     final = h.final("train_loss"), h.final("gen_loss")
-    ours = theory.wd_limits_mp(lam, c["gamma"], c["d_out"], t_sq)
-    paper = theory.wd_limits_paper(lam, c["gamma"])
-    exact = wd_limits_exact_gamma(lam, c["gamma"], c["d_out"], t_sq)
+    ours = theory.wd_limits_mp(lam, c.gamma, c.d_out, t_sq)
+    paper = theory.wd_limits_paper(lam, c.gamma)
+    exact = wd_limits_exact_gamma(lam, c.gamma, c.d_out, t_sq)
     r = [f / o for f, o in zip(final, ours)]
-    return r, (f"{_label(h)} (d_out ||T||^2 = {c['d_out'] * t_sq:.3f}): L_tr/formula {r[0]:.3f}, "
+    return r, (f"{_label(h)} (d_out ||T||^2 = {c.d_out * t_sq:.3f}): L_tr/formula {r[0]:.3f}, "
                f"L_gen/formula {r[1]:.3f} (/paper's number {final[0] / paper[0]:.3f}, {final[1] / paper[1]:.3f}; "
                f"/MP without the small-gamma expansion {final[0] / exact[0]:.3f}, {final[1] / exact[1]:.3f})")
 
@@ -281,9 +281,9 @@ def weight_decay_seed_ratios(histories: Sequence[History]) -> dict[int, list[tup
     """data seed -> ("L_tr|L_gen <run label>", ratio to the plateau formula with the teacher's norm) of that seed's
     small-gamma runs, seeds in increasing order (the runs of a seed move their data and init seeds together)."""
     out: dict[int, list[tuple[str, float]]] = {}
-    for h in sorted((h for h in histories if wd_small(h)), key=lambda h: h.config["data_seed"]):
+    for h in sorted((h for h in histories if wd_small(h)), key=lambda h: h.cfg.data_seed):
         r, _ = _wd_row(h)
-        out.setdefault(int(h.config["data_seed"]), []).extend(
+        out.setdefault(int(h.cfg.data_seed), []).extend(
             [(f"L_tr {_label(h)}", r[0]), (f"L_gen {_label(h)}", r[1])])
     return out
 
@@ -308,8 +308,8 @@ def evaluate_weight_decay(histories: Sequence[History]) -> Result:
         return Result(REGISTRY["C.wd.limits"], "no run in the small-gamma regime", "not reproduced")
     seeds = list(by_seed)
     result = across_seeds([[_weight_decay_seed_result(by_seed[s])] for s in seeds], seeds)[0]
-    book_seed = int(histories[0].config["data_seed"])
-    rows = [_wd_row(h)[1] for h in histories if wd_small(h) and int(h.config["data_seed"]) == book_seed]
+    book_seed = int(histories[0].cfg.data_seed)
+    rows = [_wd_row(h)[1] for h in histories if wd_small(h) and int(h.cfg.data_seed) == book_seed]
     text = ("formula L_tr -> gamma^2 d_out ||T||^2 / (4 (1 - lambda)), L_gen -> gamma^2 d_out ||T||^2 / "
             f"(4 (1 - lambda)^3), ratios of the final losses over seeds {', '.join(map(str, seeds))}: "
             + result.measured.rstrip(".") + f". Run by run, seed {book_seed} (the book's; the figure's runs): "
@@ -323,7 +323,7 @@ def d_out_table(histories: Sequence[History], eps: float | None = None) -> dict[
     """d_out -> (mean Delta t, sem, mean Delta t / d_out, sem, mean theory Delta t) over the seeds."""
     by: dict[int, list[History]] = {}
     for h in histories:
-        by.setdefault(h.config["d_out"], []).append(h)
+        by.setdefault(h.cfg.d_out, []).append(h)
     out = {}
     for d in sorted(by):
         dts = [measure.grokking_time(h, eps) for h in by[d]]
@@ -368,7 +368,7 @@ def capped_d_out_table(histories: Sequence[History], cap: int = STEP_CAP) -> dic
     how many seeds are censored there) over the seeds (:func:`measure.capped_grokking_time`)."""
     by: dict[int, list[History]] = {}
     for h in histories:
-        by.setdefault(h.config["d_out"], []).append(h)
+        by.setdefault(h.cfg.d_out, []).append(h)
     out = {}
     for d in sorted(by):
         rows = [measure.crossing(h) for h in by[d]]
@@ -401,14 +401,14 @@ def _net_result(claim_id: str, h: History) -> Result:
     finite = [r for r in ratios if math.isfinite(r)]
     verdict = "not reproduced" if len(finite) < 2 else share_verdict(
         [NET_BAND[0] <= r <= NET_BAND[1] for r in ratios], [NET_PARTLY[0] <= r <= NET_PARTLY[1] for r in ratios])
-    c = h.config
+    c = h.cfg
 
     def vs(w: str, ratio: float) -> str:  # "179 vs 480 (ratio 0.37)"; a side that never crossed says so, no nan
         t_th = row.get(f"theory_t_{w}")
         theory_said = "the theory never crosses" if t_th is None or not t_th > 0 else f"{t_th:.0f}"
         return f"{_when(row[f't_{w}'])} vs {theory_said}" + (f" (ratio {ratio:.2f})" if math.isfinite(ratio) else "")
 
-    text = (f"{c['d_in']}-{c['hidden']}-{c['d_out']} net, lambda={c['lam']:g}, eta={c['eta']:g}: t_train "
+    text = (f"{c.d_in}-{c.hidden}-{c.d_out} net, lambda={c.lam:g}, eta={c.eta:g}: t_train "
             f"{vs('train', ratios[0])}, t_test {vs('test', ratios[1])}; final test loss "
             f"{at_resolution(h.final('test_loss'), NOISE_FLOOR, '.3g')}, final test accuracy {h.final('test_acc'):.3f}.")
     return Result(REGISTRY[claim_id], text, verdict)
@@ -428,14 +428,14 @@ def evaluate_noise(histories: Sequence[History]) -> Result:
     """C.noise.additive on the label-noise runs (sigma_n > 0)."""
     parts, worst = [], 0.0
     for h in histories:
-        if h.config["label_noise"] == 0:
+        if h.cfg.label_noise == 0:
             continue
         ok = until_saturation(h["noise_pred_gen_loss"])
         t_max = int(h.steps[ok][-1])
         e_tr = measure.max_relative_error(h["train_loss"], h["noise_pred_train_loss"], LOSS_FLOOR, h.steps, t_max)
         e_gen = measure.max_relative_error(h["gen_loss"], h["noise_pred_gen_loss"], LOSS_FLOOR, h.steps, t_max)
         worst = max(worst, e_tr, e_gen)
-        lim_tr, lim_gen = theory.noise_fit_limits(h.meta["lam_eff"], h.config["label_noise"])
+        lim_tr, lim_gen = theory.noise_fit_limits(h.meta["lam_eff"], h.cfg.label_noise)
         full = ""
         if "mp_noise_train_loss" in h.metrics:
             f_tr, f_gen = (measure.max_relative_error(h[s], h[f"mp_noise_{k}_loss"], LOSS_FLOOR, h.steps, t_max)
@@ -450,14 +450,14 @@ def evaluate_noise(histories: Sequence[History]) -> Result:
 def tuned_noise_runs(histories: Sequence[History]) -> list[History]:
     """The label-noise notebook's runs at sigma_n = sigma* over the seeds (C.noise.tuned's): the last run is a
     further seed at sigma* (setup.tuned_noise_seed_configs), and sigma* does not depend on the seed."""
-    sigma, lam = histories[-1].config["label_noise"], histories[-1].config["lam"]
-    return [h for h in histories if h.config["lam"] == lam and h.config["label_noise"] == sigma]
+    sigma, lam = histories[-1].cfg.label_noise, histories[-1].cfg.lam
+    return [h for h in histories if h.cfg.lam == lam and h.cfg.label_noise == sigma]
 
 
 def _tuned_noise_result(h: History) -> Result:
     """C.noise.tuned on one run at sigma_n = sigma*."""
     row = measure.crossing(h)
-    floor = f" (final L_gen {h.final('gen_loss'):.4g} against eps/4 = {h.config['eps'] / 4:.4g})"
+    floor = f" (final L_gen {h.final('gen_loss'):.4g} against eps/4 = {h.cfg.eps / 4:.4g})"
     if row["t_train"] is None or row["t_test"] is None:
         return Result(REGISTRY["C.noise.tuned"], f"{_label(h)}: an accuracy never crosses "
                       f"(t_train {_when(row['t_train'])}, t_test {_when(row['t_test'])}){floor}", "not reproduced")
@@ -469,8 +469,8 @@ def _tuned_noise_result(h: History) -> Result:
 def evaluate_tuned_noise(histories: Sequence[History]) -> Result:
     """C.noise.tuned on the runs at sigma_n = sigma*, one per seed: it holds only where it holds for every seed
     (grok_lib.claims.across_seeds), since one seed's test crossing can sit on the knife-edge of its floor."""
-    hs = sorted(histories, key=lambda h: h.config["data_seed"])
-    seeds = [int(h.config["data_seed"]) for h in hs]
+    hs = sorted(histories, key=lambda h: h.cfg.data_seed)
+    seeds = [int(h.cfg.data_seed) for h in hs]
     result = across_seeds([[_tuned_noise_result(h)] for h in hs], seeds)[0]
     lam = hs[0].meta["lam_eff"]
     note = (f" The noise the student fits leaves floors L_tr -> sigma_n^2 (1-lambda), L_gen -> sigma_n^2 "
@@ -507,8 +507,8 @@ def _predicted(fit: ShapeFit, f: float) -> str:
 def evaluate_data_ratio(histories: Sequence[History], level: float = modadd.LEVEL) -> Result:
     """C.modadd.data_ratio on the data-ratio sweep, judged on each seed's sweep (the MLP's grokking epoch moves
     with the seed and with the last bits of the arithmetic): it holds only where it holds for every seed."""
-    seeds = sorted({int(h.config["data_seed"]) for h in histories})
-    per_seed = [[_data_ratio_result([h for h in histories if int(h.config["data_seed"]) == s], level)] for s in seeds]
+    seeds = sorted({int(h.cfg.data_seed) for h in histories})
+    per_seed = [[_data_ratio_result([h for h in histories if int(h.cfg.data_seed) == s], level)] for s in seeds]
     return across_seeds(per_seed, seeds)[0]
 
 

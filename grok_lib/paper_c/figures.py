@@ -31,12 +31,12 @@ def _loss(x: float):
 
 
 def _tag(h: History) -> str:
-    c = h.config
-    tag = f"lam={c['lam']:g}"
+    c = h.cfg
+    tag = f"lam={c.lam:g}"
     for name, default in (("d_out", 1), ("gamma", 0.0), ("label_noise", 0.0), ("data_seed", 0)):
-        if c[name] != default:
-            tag += f"/{name}={c[name]:.4g}"
-    return tag + ("" if c["model"] == "linear" else f"/{c['model']}")
+        if getattr(c, name) != default:
+            tag += f"/{name}={getattr(c, name):.4g}"
+    return tag + ("" if c.model == "linear" else f"/{c.model}")
 
 
 def _int(x) -> float | int:
@@ -69,7 +69,7 @@ def loss_curves_table(histories: Sequence[History]) -> list[dict]:
     rows = []
     for h in histories:
         row = measure.crossing(h)
-        rows.append({"λ": h.config["lam"], "N_tr": h.meta["n_train"],
+        rows.append({"λ": h.cfg.lam, "N_tr": h.meta["n_train"],
                      "t_train": _int(row["t_train"]), "t_test": _int(row["t_test"]),
                      "Δt sim": _int(measure.grokking_time(h)),
                      "Δt exact": _int(measure.theory_grokking_time(h)),
@@ -106,7 +106,7 @@ def agreement_table(histories: Sequence[History]) -> list[dict]:
         mp = [float(measure.relative_error(m[f"mp_{k}_loss"][ok], m[f"theory_{k}_loss"][ok])
                     [m[f"theory_{k}_loss"][ok] >= floor].max()) for k in ("train", "gen")]
         test = float(np.nanmedian(measure.relative_error(m["test_loss"], m["gen_loss"])))
-        rows.append({"λ": h.config["lam"], "sim/exact L_tr": f"{sim[0]:.2%}", "sim/exact L_gen": f"{sim[1]:.2%}",
+        rows.append({"λ": h.cfg.lam, "sim/exact L_tr": f"{sim[0]:.2%}", "sim/exact L_gen": f"{sim[1]:.2%}",
                      "MP/exact L_tr": f"{mp[0]:.1%}", "MP/exact L_gen": f"{mp[1]:.1%}",
                      "test set / ||D||² (median)": f"{test:.1%}",
                      "smallest sample eigenvalue": f"{h.meta['s_min_nonzero']:.4g}",
@@ -141,7 +141,7 @@ def grading_table(histories: Sequence[History]) -> list[dict]:
         mp_iso = max(checks._worst_in(m[f"mp_{k}_loss"], ref, iso_ok) for k, ref in zip(("train", "gen"), iso))
         mp_one = max(checks._worst_in(m[f"mp_{k}_loss"], m[f"theory_{k}_loss"], ok) for k in ("train", "gen"))
         dev = checks.accuracy_law_deviations(h)
-        rows.append({"λ": h.config["lam"], "N_tr": h.meta["n_train"], "window ends at step": checks._last_step(h, ok),
+        rows.append({"λ": h.cfg.lam, "N_tr": h.meta["n_train"], "window ends at step": checks._last_step(h, ok),
                      "sim/exact in window": f"{sim:.2%}", f"sim/exact to {thresholds.LOSS_FLOOR:g}": f"{deep:.2%}",
                      "MP/isotropic": f"{mp_iso:.1%}", "MP/this D₀": f"{mp_one:.1%}",
                      "acc. law max z (train)": round(float(dev["train"][1].max()), 2),
@@ -218,14 +218,14 @@ def loss_curves(histories: Sequence[History]) -> dict[str, float | None]:
 # --- Δt_grok vs λ --------------------------------------------------------------------------------------
 def grok_time_data(histories: Sequence[History]) -> dict:
     """λs, simulated Δt per ε, the formula on a fine λ grid (at the runs' η), and the ratios per ε."""
-    hs = sorted(histories, key=lambda h: h.config["lam"])
+    hs = sorted(histories, key=lambda h: h.cfg.lam)
     lams = [h.meta["lam_eff"] for h in hs]
     eps_all = [row["eps"] for row in hs[0].meta["crossings"]]
     fine = np.linspace(min(lams), max(lams), 200)
     return {"lams": lams,
             "times": {e: [measure.grokking_time(h, e) for h in hs] for e in eps_all},
             "formula_lams": fine,
-            "formula": [theory.grok_time_formula(x, hs[0].config["eta"]) for x in fine],
+            "formula": [theory.grok_time_formula(x, hs[0].cfg.eta) for x in fine],
             "ratios": checks.formula_ratios(hs, checked_eps(hs[0]))}
 
 
@@ -237,8 +237,8 @@ def checked_eps(h: History) -> list[float]:
 def grok_time_table(histories: Sequence[History]) -> list[dict]:
     """Per λ: the formula, and the simulated Δt and its ratio to the formula at each checked ε."""
     rows = []
-    for h in sorted(histories, key=lambda h: h.config["lam"]):
-        row = {"λ": h.config["lam"], "formula": _int(theory.grok_time_formula(h.meta["lam_eff"], h.config["eta"]))}
+    for h in sorted(histories, key=lambda h: h.cfg.lam):
+        row = {"λ": h.cfg.lam, "formula": _int(theory.grok_time_formula(h.meta["lam_eff"], h.cfg.eta))}
         for e in checked_eps(h):
             row[f"Δt(ε={e:.0e})"] = _int(measure.grokking_time(h, e))
             row[f"ratio(ε={e:.0e})"] = round(measure.formula_ratio(h, e), 2)
@@ -258,9 +258,9 @@ def grok_time(histories: Sequence[History]) -> dict[str, float | None]:
 def weight_decay_limits(h: History) -> dict[str, tuple[float, float]]:
     """The plateaus a weight-decay run is compared with: the paper's formula and the limit in the
     book's convention (S <- S - η(∇L + γS))."""
-    c, lam = h.config, h.meta["lam_eff"]
-    return {"paper": theory.wd_limits_paper(lam, c["gamma"]),
-            "our convention": theory.wd_limits_mp(lam, c["gamma"], c["d_out"], h.meta["teacher_sq"])}
+    c, lam = h.cfg, h.meta["lam_eff"]
+    return {"paper": theory.wd_limits_paper(lam, c.gamma),
+            "our convention": theory.wd_limits_mp(lam, c.gamma, c.d_out, h.meta["teacher_sq"])}
 
 
 def _ratio(value: float, limit: float) -> float:
@@ -273,7 +273,7 @@ def weight_decay_table(histories: Sequence[History]) -> list[dict]:
     rows = []
     for h in histories:
         lim = weight_decay_limits(h)
-        rows.append({"λ": h.config["lam"], "γ": h.config["gamma"], "small-γ regime": checks.wd_small(h),
+        rows.append({"λ": h.cfg.lam, "γ": h.cfg.gamma, "small-γ regime": checks.wd_small(h),
                      "final L_tr": _loss(h.final('train_loss')),
                      "final L_gen": _loss(h.final('gen_loss')),
                      "L_tr / paper": _ratio(h.final("train_loss"), lim["paper"][0]),
@@ -286,8 +286,8 @@ def weight_decay_table(histories: Sequence[History]) -> list[dict]:
 def weight_decay_runs(histories: Sequence[History]) -> list[History]:
     """The weight-decay notebook's runs that its figure and tables draw: those of its base seed (the first run's);
     the further seeds of the small-γ runs are C.wd.limits's only."""
-    seed = histories[0].config["data_seed"]
-    return [h for h in histories if h.config["data_seed"] == seed]
+    seed = histories[0].cfg.data_seed
+    return [h for h in histories if h.cfg.data_seed == seed]
 
 
 def weight_decay_seed_table(histories: Sequence[History]) -> list[dict]:
@@ -311,11 +311,11 @@ def weight_decay_reading(histories: Sequence[History], result) -> dict[str, str]
     small = [h for h in weight_decay_runs(histories) if checks.wd_small(h)]
     ratios = {"paper": [], "ours": [], "exact": []}
     for h in small:
-        c, lam, t_sq = h.config, h.meta["lam_eff"], h.meta["teacher_sq"]
+        c, lam, t_sq = h.cfg, h.meta["lam_eff"], h.meta["teacher_sq"]
         final = (h.final("train_loss"), h.final("gen_loss"))
-        for key, lim in (("paper", theory.wd_limits_paper(lam, c["gamma"])),
-                         ("ours", theory.wd_limits_mp(lam, c["gamma"], c["d_out"], t_sq)),
-                         ("exact", checks.wd_limits_exact_gamma(lam, c["gamma"], c["d_out"], t_sq))):
+        for key, lim in (("paper", theory.wd_limits_paper(lam, c.gamma)),
+                         ("ours", theory.wd_limits_mp(lam, c.gamma, c.d_out, t_sq)),
+                         ("exact", checks.wd_limits_exact_gamma(lam, c.gamma, c.d_out, t_sq))):
             ratios[key] += [f / x for f, x in zip(final, lim)]
 
     def span(xs: Sequence[float]) -> str:
@@ -324,7 +324,7 @@ def weight_decay_reading(histories: Sequence[History], result) -> dict[str, str]
     lo, hi = thresholds.WD_BAND
     return {"wd_paper_ratios": span(ratios["paper"]), "wd_our_ratios": span(ratios["ours"]),
             "wd_exact_ratios": span(ratios["exact"]), "wd_runs": f"{len(small)}",
-            "wd_teacher": span([h.config["d_out"] * h.meta["teacher_sq"] for h in small]),
+            "wd_teacher": span([h.cfg.d_out * h.meta["teacher_sq"] for h in small]),
             "wd_band": f"[{lo:g}, {hi:g}]", "wd_clear": f"[{lo * (1 + thresholds.EDGE):.3g}, {hi * (1 - thresholds.EDGE):.3g}]",
             "wd_lowest": f"{min(ratios['ours'], default=math.nan):.3f}", "wd_verdict": result.verdict,
             "wd_small": f"{thresholds.WD_SMALL:g}", "wd_seeds": f"{len(seeds)}",
@@ -354,7 +354,7 @@ def weight_decay_data(histories: Sequence[History]) -> dict:
     limits = [weight_decay_limits(h) for h in histories]
     predicted = [x for lim in limits for x in lim["paper"]]
     measured = [x for h in histories for x in (h.final("train_loss"), h.final("gen_loss"))]
-    labels = [f"{k} λ={h.config['lam']:g} γ={h.config['gamma']:g}" for h in histories for k in ("tr", "gen")]
+    labels = [f"{k} λ={h.cfg.lam:g} γ={h.cfg.gamma:g}" for h in histories for k in ("tr", "gen")]
     return {"limits": limits, "predicted": predicted, "measured": measured, "labels": labels}
 
 
@@ -396,7 +396,7 @@ def d_out_capped_reading(histories: Sequence[History], cap: int = thresholds.STE
     x, interior = measure.peak(ds, [table[d][3] for d in ds])
     late = [d for d in ds if table[d][4]]
     first_late = late[0] if late else ds[-1]
-    seeds = len([h for h in histories if h.config["d_out"] == ds[0]])
+    seeds = len([h for h in histories if h.cfg.d_out == ds[0]])
     return {"cap": f"$10^{{{round(math.log10(cap))}}}$" if cap == 10 ** round(math.log10(cap)) else f"{cap}",
             "cap_peak": f"{x:g}", "cap_peak_where": "an interior" if interior else "an end",
             "cap_late": ", ".join(f"{d} ({table[d][4]} of {seeds} seeds)" for d in late) or "none",
@@ -415,8 +415,8 @@ def nets_table(histories: Sequence[History]) -> list[dict]:
     """Per net: simulated and rescaled-theory crossings, and the end of training."""
     rows = []
     for h in histories:
-        c, row = h.config, measure.crossing(h)
-        rows.append({"model": c["model"].replace("_", " "), "shape": f"{c['d_in']}-{c['hidden']}-{c['d_out']}",
+        c, row = h.cfg, measure.crossing(h)
+        rows.append({"model": c.model.replace("_", " "), "shape": f"{c.d_in}-{c.hidden}-{c.d_out}",
                      "t_train": _int(row["t_train"]), "theory t_train": _int(row.get("theory_t_train")),
                      "t_test": _int(row["t_test"]), "theory t_test": _int(row.get("theory_t_test")),
                      "final test loss": _loss(h.final('test_loss')),
@@ -428,9 +428,7 @@ def two_layer_clock(h: History) -> dict:
     """The two-layer linear net's second layer against the rescaling's assumption W2^T W2 = I / (2 d_out): its mean
     eigenvalue along the run (retraced, :func:`measure.second_layer_gram`) and the crossings the theory predicts
     when its clock runs at that measured value (:func:`measure.rescaled_clock_crossing`)."""
-    from .config import LinearEstimatorConfig
-
-    config = LinearEstimatorConfig.from_dict(h.config)
+    config = h.cfg
     row = measure.crossing(h)
     t_max = max(t for t in (row["t_train"], row["t_test"], 50) if t is not None)
     gram = measure.second_layer_gram(config, t_max)
@@ -463,8 +461,8 @@ def nets_reading(histories: Sequence[History], prefix: str = "nets") -> dict[str
     the two-layer linear net is the first run) and the widths the verdicts are for."""
     clock = two_layer_clock(histories[0])
     gram = clock["gram"]
-    c = histories[0].config
-    numbers = {"shape": f"{c['d_in']}-{c['hidden']}-{c['d_out']}", "assumed": f"{clock['assumed']:.3g}",
+    c = histories[0].cfg
+    numbers = {"shape": f"{c.d_in}-{c.hidden}-{c.d_out}", "assumed": f"{clock['assumed']:.3g}",
                "gram_0": f"{gram[0]:.3f}", "gram_50": f"{gram[min(50, len(gram) - 1)]:.3f}",
                "gram_test": f"{gram[clock['t_test']]:.3f}" if clock["t_test"] is not None else "n/a",
                "rate_test": f"{gram[clock['t_test']] / clock['assumed']:.1f}" if clock["t_test"] is not None else "n/a",
@@ -531,11 +529,11 @@ def label_noise_table(histories: Sequence[History]) -> list[dict]:
     """Per run: σ_n, both crossings and their gap, and the final losses against the noise floors."""
     rows = []
     for h in histories:
-        c, row = h.config, measure.crossing(h)
-        lim_tr, lim_gen = theory.noise_fit_limits(h.meta["lam_eff"], c["label_noise"])
+        c, row = h.cfg, measure.crossing(h)
+        lim_tr, lim_gen = theory.noise_fit_limits(h.meta["lam_eff"], c.label_noise)
         gap = (abs(row["t_train"] - row["t_test"]) / row["t_test"]
                if row["t_train"] is not None and row["t_test"] is not None else math.nan)
-        rows.append({"λ": c["lam"], "σ_n": float(f"{c['label_noise']:.3g}"), "t_train": _int(row["t_train"]),
+        rows.append({"λ": c.lam, "σ_n": float(f"{c.label_noise:.3g}"), "t_train": _int(row["t_train"]),
                      "t_test": _int(row["t_test"]), "gap / t_test": round(gap, 3),
                      "final L_tr": _loss(h.final('train_loss')), "σₙ²(1-λ)": float(f"{lim_tr:.3g}"),
                      "final L_gen": _loss(h.final('gen_loss')), "σₙ²λ/(1-λ)": float(f"{lim_gen:.3g}")})
@@ -545,20 +543,20 @@ def label_noise_table(histories: Sequence[History]) -> list[dict]:
 def label_noise_runs(histories: Sequence[History]) -> list[History]:
     """The label-noise notebook's runs that its figure and tables draw: those of its base seed (the first run's);
     the further seeds at sigma* are C.noise.tuned's only."""
-    seed = histories[0].config["data_seed"]
-    return [h for h in histories if h.config["data_seed"] == seed]
+    seed = histories[0].cfg.data_seed
+    return [h for h in histories if h.cfg.data_seed == seed]
 
 
 def tuned_noise_table(histories: Sequence[History]) -> list[dict]:
     """Per seed at σ_n = σ*: both crossings, their gap over t_test, and the final L_gen against ε/4 (C.noise.tuned)."""
     rows = []
-    for h in sorted(histories, key=lambda h: h.config["data_seed"]):
+    for h in sorted(histories, key=lambda h: h.cfg.data_seed):
         row = measure.crossing(h)
         gap = (abs(row["t_train"] - row["t_test"]) / row["t_test"]
                if row["t_train"] is not None and row["t_test"] is not None else math.nan)
-        rows.append({"seed": h.config["data_seed"], "σ_n": float(f"{h.config['label_noise']:.3g}"),
+        rows.append({"seed": h.cfg.data_seed, "σ_n": float(f"{h.cfg.label_noise:.3g}"),
                      "t_train": _int(row["t_train"]), "t_test": _int(row["t_test"]), "gap / t_test": round(gap, 3),
-                     "final L_gen": float(f"{h.final('gen_loss'):.4g}"), "ε/4": h.config["eps"] / 4})
+                     "final L_gen": float(f"{h.final('gen_loss'):.4g}"), "ε/4": h.cfg.eps / 4})
     return rows
 
 

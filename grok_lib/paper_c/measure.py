@@ -28,7 +28,7 @@ __all__ = ["GROK_ACC", "crossing", "measured_eps", "grokking_time", "theory_grok
 def crossing(history: History, eps: float | None = None) -> dict:
     """The crossing row of ``eps`` (None: the run's eps): t_train, t_test (steps, None if never) and,
     where the trainer computed them, theory_t_*/mp_t_* (continuous time)."""
-    eps = history.config["eps"] if eps is None else eps
+    eps = history.cfg.eps if eps is None else eps
     for row in history.meta["crossings"]:
         if math.isclose(row["eps"], eps, rel_tol=1e-9):
             return row
@@ -59,7 +59,7 @@ def theory_grokking_time(history: History, eps: float | None = None, which: str 
 
 def acc_curve(history: History, which: str, eps: float | None = None) -> np.ndarray:
     """The recorded ``which`` (train | test) accuracy at threshold ``eps`` (None: the run's eps)."""
-    main = history.config["eps"]
+    main = history.cfg.eps
     return history[acc_name(which, main if eps is None else eps, main)]
 
 
@@ -103,8 +103,8 @@ def plateau(history: History, name: str, last_fraction: float = 0.1) -> float:
 
 def formula_ratio(history: History, eps: float) -> float:
     """Simulated Delta t_grok(eps) over the paper's formula at the run's realised lambda and d_out."""
-    c = history.config
-    return grokking_time(history, eps) / grok_time_formula(history.meta["lam_eff"], c["eta"], c["d_out"])
+    c = history.cfg
+    return grokking_time(history, eps) / grok_time_formula(history.meta["lam_eff"], c.eta, c.d_out)
 
 
 def seed_mean(values) -> tuple[float, float]:
@@ -140,8 +140,8 @@ def isotropic_losses(history: History) -> tuple[np.ndarray, np.ndarray]:
     L_tr = l0 mean_i[s_i e^{-4 eta' s_i t}], L_gen = l0 mean_i[e^{-4 eta' s_i t}], eta' = eta / d_out. This is the
     MP integral with the run's own sample spectrum in place of the MP law (gamma = 0, no label noise)."""
     s = np.asarray(history.snapshots["eigenvalues"][0], dtype=np.float64)
-    c = history.config
-    decay = np.exp(-4 * (c["eta"] / c["d_out"]) * np.outer(s, history.steps.astype(np.float64)))
+    c = history.cfg
+    decay = np.exp(-4 * (c.eta / c.d_out) * np.outer(s, history.steps.astype(np.float64)))
     l0 = history.meta["l0"]
     return l0 * (s[:, None] * decay).mean(axis=0), l0 * decay.mean(axis=0)
 

@@ -247,10 +247,10 @@ def measure_data_ratio(histories: Sequence[History], level: float = LEVEL) -> Da
     _same_setting(histories)
     runs: dict[float, list[RunPoint]] = {}
     for h in histories:
-        c = h.config
+        c = h.cfg
         t_train, t_test = crossing_steps(h, level)
-        runs.setdefault(float(c["train_frac"]), []).append(
-            RunPoint(float(c["train_frac"]), int(c["data_seed"]), int(c["epochs"]), t_train, t_test))
+        runs.setdefault(float(c.train_frac), []).append(
+            RunPoint(float(c.train_frac), int(c.data_seed), int(c.epochs), t_train, t_test))
     points = tuple(FractionPoint(f, tuple(sorted(rs, key=lambda r: r.seed))) for f, rs in sorted(runs.items()))
     fitted = [p for p in points if p.grokked and math.isfinite(p.log_mean)]
     f = np.array([p.train_frac for p in fitted])
@@ -260,5 +260,5 @@ def measure_data_ratio(histories: Sequence[History], level: float = LEVEL) -> Da
         fits = {k: fit_shape(k, f, y) for k in KINDS}
     if len(fitted) >= 4:
         loo = {k: leave_one_out(k, f, y) for k in KINDS}
-    p = int(histories[0].config["p"])
-    return DataRatio(points, fits, loo, level, float(histories[0].config["lr"]), p * (p + 1) // 2)
+    p = int(histories[0].cfg.p)
+    return DataRatio(points, fits, loo, level, float(histories[0].cfg.lr), p * (p + 1) // 2)

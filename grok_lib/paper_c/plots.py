@@ -89,10 +89,10 @@ def plot_accuracies(ax, history: History, eps: float | None = None, theory: bool
     """Training and test threshold accuracy vs step (log step axis), with the accuracy law at the
     theory's losses (erf or incomplete gamma; only for the run's own eps) and the GROK_ACC level."""
     t, m = _steps(history), history.metrics
-    eps_shown = history.config["eps"] if eps is None else eps
+    eps_shown = history.cfg.eps if eps is None else eps
     ax.plot(t, acc_curve(history, "train", eps), color=TRAIN, lw=2, label="train, " + eps_label(eps_shown))
     ax.plot(t, acc_curve(history, "test", eps), color=TEST, lw=2, label="test")
-    own = eps is None or eps == history.config["eps"]
+    own = eps is None or eps == history.cfg.eps
     if theory and own and "theory_train_acc" in m:
         ax.plot(t, m["theory_train_acc"], color="k", **THEORY_STYLE, label="accuracy law, exact losses")
         ax.plot(t, m["theory_test_acc"], color="k", **THEORY_STYLE)
@@ -189,7 +189,7 @@ def plot_label_noise(ax, history: History) -> None:
     """A label-noise run's losses with the rebuttal's prediction (noiseless exact losses, + sigma_n^2
     for training) dashed, and the exact theory with the noise dotted."""
     t, m = _steps(history), history.metrics
-    sigma = history.config["label_noise"]
+    sigma = history.cfg.label_noise
     ax.plot(t, _positive(m["train_loss"]), color=TRAIN, lw=2, label=L_TR + " sim")
     ax.plot(t, _positive(m["gen_loss"]), color=TEST, lw=2, label=L_GEN + " sim")
     if "noise_pred_train_loss" in m:
@@ -268,8 +268,8 @@ def plot_data_ratio(ax, measured: DataRatio, fits: Sequence[str] = KINDS) -> Non
 
 # --- the figures (one per notebook; each composes the panels above) ------------------------------------
 def _title(ax, h: History, extra: str = "") -> None:
-    c = h.config
-    ax.set_title(rf"$\lambda$={c['lam']:g} ($N_{{\mathrm{{tr}}}}$={h.meta['n_train']})" + extra, loc="left")
+    c = h.cfg
+    ax.set_title(rf"$\lambda$={c.lam:g} ($N_{{\mathrm{{tr}}}}$={h.meta['n_train']})" + extra, loc="left")
 
 
 def figure_loss_curves(histories: Sequence[History]):
@@ -322,7 +322,7 @@ def figure_weight_decay(histories: Sequence[History], limits: Sequence[Mapping],
         ax = axes[i % 2, i // 2]
         plot_weight_decay(ax, h, lim)
         ax.set_ylim(min(lim["paper"] + lim["our convention"]) / 30, None)
-        _title(ax, h, rf", $\gamma$={h.config['gamma']:g}")
+        _title(ax, h, rf", $\gamma$={h.cfg.gamma:g}")
     plot_plateaus(axes[0, -1], predicted, measured)  # labels crowd at small gamma: the table has them
     axes[0, -1].set_title("plateaus vs the formula", loc="left")
     axes[1, -1].axis("off")
@@ -347,10 +347,10 @@ def figure_nets(histories: Sequence[History]):
     fig, axes = plt.subplots(2, len(histories), figsize=(5.2 * len(histories), 7.2), layout="constrained",
                              squeeze=False)
     for j, h in enumerate(histories):
-        c = h.config
+        c = h.cfg
         plot_losses(axes[0, j], h, mp=False, test="gen_loss" not in h.metrics)
         clip_loss_axis(axes[0, j])
-        axes[0, j].set_title(f"{c['model'].replace('_', ' ')} {c['d_in']}-{c['hidden']}-{c['d_out']}", loc="left")
+        axes[0, j].set_title(f"{c.model.replace('_', ' ')} {c.d_in}-{c.hidden}-{c.d_out}", loc="left")
         plot_accuracies(axes[1, j], h)
         # each loss panel its own legend where its lines differ from the first's (the tanh net has no exact
         # generalisation loss: its orange line is the test set's), in the empty corner below the early losses
@@ -371,7 +371,7 @@ def figure_label_noise(histories: Sequence[History]):
         else:
             plot_losses(axes[0, j], h, mp=False, test=False)
         clip_loss_axis(axes[0, j])
-        _title(axes[0, j], h, "\n" + rf"$\sigma_n$={h.config['label_noise']:.3g}")
+        _title(axes[0, j], h, "\n" + rf"$\sigma_n$={h.cfg.label_noise:.3g}")
         plot_accuracies(axes[1, j], h, theory=False)
         if j < 2:  # the noiseless run, and the first noisy one (the others repeat its entries); below the early
             axes[0, j].legend(fontsize=6, loc="lower left")  # losses, which fall from the top left
@@ -383,11 +383,11 @@ def figure_data_ratio(histories: Sequence[History], measured):
     """Part A's MLP: test accuracy vs epoch per training fraction (seed 0, left) and Δt_grok against the
     training fraction with the three two-parameter fits (right; ``measured`` is a ``modadd.DataRatio``)."""
     fig, (a, b) = plt.subplots(1, 2, figsize=(11.5, 4.4), layout="constrained")
-    first = [h for h in histories if h.config["data_seed"] == histories[0].config["data_seed"]]
+    first = [h for h in histories if h.cfg.data_seed == histories[0].cfg.data_seed]
     cmap = plt.get_cmap("viridis")
-    for i, h in enumerate(sorted(first, key=lambda h: h.config["train_frac"])):
+    for i, h in enumerate(sorted(first, key=lambda h: h.cfg.train_frac)):
         a.plot(np.where(h.steps == 0, 0.5, h.steps), h["test_acc"], color=cmap(i / max(len(first) - 1, 1)),
-               label=f"f = {h.config['train_frac']:g}")
+               label=f"f = {h.cfg.train_frac:g}")
     a.axhline(GROK_ACC, color="0.6", lw=0.7, label=GROK_LEVEL)
     a.set_xscale("log")
     a.set_xlabel("epoch")

@@ -12,7 +12,7 @@ from .synthetic import classification, crossing, regression
 
 def test_clock_and_crossings():
     h = classification(alpha=math.e**2, lam=0.01, lr=0.1, start=0.4, end=0.8)
-    assert M.clock_unit(h.config) == pytest.approx(200.0)
+    assert M.clock_unit(h.cfg) == pytest.approx(200.0)
     tr = M.accuracy_transition(h)
     s, e = tr.fractions
     grid = 10 * 0.1 / 200  # the clock advances this much per recorded step

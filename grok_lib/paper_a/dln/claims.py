@@ -87,10 +87,10 @@ def by_depth(histories: Sequence[History], cells: Sequence[str]) -> str:
     """One cell per run, as one line per optimiser and weight decay ordered by depth:
     "at L = 1, 2, 3 — GD λ = 0.001: a, b, c; ..." (short enough for a table cell; a group that
     lacks a depth labels each of its cells instead)."""
-    depths = sorted({h.config["depth"] for h in histories})
+    depths = sorted({h.cfg.depth for h in histories})
     groups: dict[tuple, list[tuple[int, str]]] = {}
     for h, cell in zip(histories, cells):
-        groups.setdefault((h.config["optimizer"], h.config["weight_decay"]), []).append((h.config["depth"], cell))
+        groups.setdefault((h.cfg.optimizer, h.cfg.weight_decay), []).append((h.cfg.depth, cell))
     parts = []
     for (opt, wd), rows in groups.items():
         rows.sort()
@@ -116,14 +116,14 @@ EXCESS_RESOLUTION = 1e-9
 
 def schatten_excess(history: History) -> float:
     """Relative excess of (1/L) sum ||W_l||^2 over ||A||_{S_p}^p at the end of a run."""
-    factors = [history.snapshots[f"W{i + 1}"][-1] for i in range(history.config["depth"])]
-    target = schatten_power(end_to_end(factors), 2.0 / history.config["depth"])
+    factors = [history.snapshots[f"W{i + 1}"][-1] for i in range(history.cfg.depth)]
+    target = schatten_power(end_to_end(factors), 2.0 / history.cfg.depth)
     return (factor_penalty(factors) - target) / target
 
 
 def lemma31_ratio(history: History) -> float:
     """Largest L_CE / ((K-1) exp(-Gamma)) over the recorded steps with a positive margin."""
-    k = history.config["n_classes"]
+    k = history.cfg.n_classes
     pos = history["margin"] > 0
     if not pos.any():
         return math.nan
@@ -134,7 +134,7 @@ def lemma31_ratio(history: History) -> float:
 def drift_median_error(history: History, name: str) -> float:
     """Median relative error of a drift prediction over steps >= 10 and the K-1 singular values the loss sees."""
     n_sv = sum(k.startswith("sv_") for k in history.metrics)  # min(K, d, width) singular values
-    errs = [dc.drift_errors(history, i, start=10)[name] for i in range(min(history.config["n_classes"] - 1, n_sv))]
+    errs = [dc.drift_errors(history, i, start=10)[name] for i in range(min(history.cfg.n_classes - 1, n_sv))]
     return float(np.median(np.concatenate(errs)))
 
 
@@ -157,9 +157,9 @@ def evaluate_deep_linear(histories: Sequence[History]) -> list[Result]:
 
     growth = [dc.margin_growth(h) for h in plain]
     lin_ok = {opt: [g["linear"] is not None and g["linear"].r2 >= LINE_R2
-                    for h, g in zip(plain, growth) if h.config["optimizer"] == opt]
+                    for h, g in zip(plain, growth) if h.cfg.optimizer == opt]
               for opt in ("gd", "adamw")}
-    slopes = {opt: [g["linear"].slope for h, g in zip(plain, growth) if g["linear"] is not None and h.config["optimizer"] == opt]
+    slopes = {opt: [g["linear"].slope for h, g in zip(plain, growth) if g["linear"] is not None and h.cfg.optimizer == opt]
               for opt in ("gd", "adamw")}
     results.append(Result(
         REGISTRY["A.dln.margin_linear"],
@@ -171,7 +171,7 @@ def evaluate_deep_linear(histories: Sequence[History]) -> list[Result]:
 
     fast = [dc.fast_clock_fits(h) for h in plain]
     fast_ok = [f["log"] is not None and f["log"].r2 >= LINE_R2 and f["log"].r2 > f["power"].r2 for f in fast]
-    exponents = {opt: [f["power"].slope for h, f in zip(plain, fast) if f["log"] is not None and h.config["optimizer"] == opt]
+    exponents = {opt: [f["power"].slope for h, f in zip(plain, fast) if f["log"] is not None and h.cfg.optimizer == opt]
                  for opt in ("gd", "adamw")}
     results.append(Result(
         REGISTRY["A.dln.fast_log"],
@@ -183,7 +183,7 @@ def evaluate_deep_linear(histories: Sequence[History]) -> list[Result]:
 
     slow = [dc.slow_clock_fits(h) for h in gd_wd]
     poly_ok = [s["power"] is not None and s["power"].r2 > s["log"].r2 and 0.5 < s["theta"] < 1 for s in slow]
-    rates = [(dc.tail_rate(h), dc.predicted_tail_rate(h.config)) for h in gd_wd]
+    rates = [(dc.tail_rate(h), dc.predicted_tail_rate(h.cfg)) for h in gd_wd]
     results.append(Result(
         REGISTRY["A.dln.slow_poly"],
         "R² of the power law / of a line in ln(1/η) " + by_depth(gd_wd, [
@@ -194,8 +194,8 @@ def evaluate_deep_linear(histories: Sequence[History]) -> list[Result]:
         any_verdict(poly_ok),
     ))
 
-    depths = sorted({h.config["depth"] for h in gd_wd})
-    errors = {name: {d: max(drift_median_error(h, name) for h in gd_wd if h.config["depth"] == d) for d in depths}
+    depths = sorted({h.cfg.depth for h in gd_wd})
+    errors = {name: {d: max(drift_median_error(h, name) for h in gd_wd if h.cfg.depth == d) for d in depths}
               for name in ("prop43", "factored")}
     results.append(Result(
         REGISTRY["A.dln.prop43"],

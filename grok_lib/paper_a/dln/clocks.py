@@ -139,14 +139,14 @@ def tail_rate(history: History, lo: float = 1e-9, hi: float = 1e-4) -> Fit | Non
     return linear_fit(history.steps[ok].astype(float), np.log(d[ok])) if ok.sum() >= 3 else None
 
 
-def predicted_tail_rate(config: dict) -> float:
-    """The gap's decay rate per GD step from the penalty alone: 2 p lambda lr.
+def predicted_tail_rate(config) -> float:
+    """The gap's decay rate per GD step from the penalty alone: 2 p lambda lr (``config``: a run's ``h.cfg``).
 
     Cross-entropy is blind to adding the same number to every logit, so the singular value
     of A along the class-mean direction feels only the penalty; under factored gradient
     flow it decays as exp(-2 lambda t), and its share lambda s^p of E as exp(-2 p lambda t).
     """
-    return 2 * (2.0 / config["depth"]) * config["weight_decay"] * config["lr"]
+    return 2 * (2.0 / config.depth) * config.weight_decay * config.lr
 
 
 # --- Prop. 4.3 --------------------------------------------------------------------------------

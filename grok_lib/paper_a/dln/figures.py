@@ -32,7 +32,7 @@ def identity_table(histories: Sequence[History]) -> list[dict]:
              "max L_CE / Lemma 3.1 bound": f"{lemma31_ratio(h):.3f}",
              "E(A_*)": f"{h.meta['energy_min']:.6f}",
              "polish |grad|": at_resolution(h.meta["energy_min_grad_norm"], POLISH_RESOLUTION, ".0e")}
-            for h in histories if h.config["weight_decay"] > 0]
+            for h in histories if h.cfg.weight_decay > 0]
 
 
 def fast_clock_table(histories: Sequence[History]) -> list[dict]:
@@ -64,7 +64,7 @@ def slow_clock_table(histories: Sequence[History]) -> list[dict]:
                      "R² ln(1/η)": f"{s['log'].r2:.3f}" if fitted else "-",
                      "T_rep per decade of η": f"{s['log'].slope * np.log(10):.0f}" if fitted else "-",
                      "tail rate of Δ": f"{-tail.slope:.3e}" if tail else "-",
-                     "2pλ·lr": f"{dc.predicted_tail_rate(h.config):.3e}",
+                     "2pλ·lr": f"{dc.predicted_tail_rate(h.cfg):.3e}",
                      "Prop 4.3 error": f"{drift_median_error(h, 'prop43'):.2g}",
                      "factored error": f"{drift_median_error(h, 'factored'):.2g}"})
     return rows

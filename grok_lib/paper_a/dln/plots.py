@@ -19,15 +19,15 @@ OPT_STYLE = {"gd": "-", "adamw": "--"}
 
 
 def _label(h: History) -> str:
-    c = h.config
-    return f"L={c['depth']} {c['optimizer']} λ={c['weight_decay']:g}"
+    c = h.cfg
+    return f"L={c.depth} {c.optimizer} λ={c.weight_decay:g}"
 
 
 def plot_margins(ax, histories: Sequence[History]) -> None:
     """The smallest training margin vs step (linear axes: Assumption 3.4 is a straight line)."""
     for h in histories:
-        c = h.config
-        ax.plot(h.steps, h["margin"], OPT_STYLE[c["optimizer"]], color=DEPTH_COLORS[c["depth"]], lw=1.2,
+        c = h.cfg
+        ax.plot(h.steps, h["margin"], OPT_STYLE[c.optimizer], color=DEPTH_COLORS[c.depth], lw=1.2,
                 label=_label(h))
     ax.axhline(0, color="black", lw=0.6)
     ax.set_xlabel("step")
@@ -40,13 +40,13 @@ def plot_loss_bounds(ax, history: History, lemma31: np.ndarray, theorem35: np.nd
     The loss is drawn in the run's depth colour and optimiser line style, its two bounds in
     black (GD) or grey (AdamW); NaN entries of a bound are not drawn.
     """
-    c = history.config
-    color, ls = DEPTH_COLORS[c["depth"]], OPT_STYLE[c["optimizer"]]
-    bound_color = "black" if c["optimizer"] == "gd" else "grey"
+    c = history.cfg
+    color, ls = DEPTH_COLORS[c.depth], OPT_STYLE[c.optimizer]
+    bound_color = "black" if c.optimizer == "gd" else "grey"
     t = epochs(history)
     ax.plot(t, history["train_loss"], ls, color=color, lw=1.8, label=f"$L_{{\\mathrm{{CE}}}}$, {_label(history)}")
-    ax.plot(t, lemma31, ":", color=bound_color, lw=1.1, label=f"Lemma 3.1 $(K-1)e^{{-\\Gamma(t)}}$, {c['optimizer']}")
-    ax.plot(t, theorem35, "-.", color=bound_color, lw=1.0, label=f"Thm 3.5, $\\nu$ that holds, {c['optimizer']}")
+    ax.plot(t, lemma31, ":", color=bound_color, lw=1.1, label=f"Lemma 3.1 $(K-1)e^{{-\\Gamma(t)}}$, {c.optimizer}")
+    ax.plot(t, theorem35, "-.", color=bound_color, lw=1.0, label=f"Thm 3.5, $\\nu$ that holds, {c.optimizer}")
     log_scale_where_positive(ax)
     ax.set_ylim(1e-12, 10)
     ax.set_xlabel("step")
@@ -61,14 +61,14 @@ def plot_clock_levels(ax, histories: Sequence[History], levels: np.ndarray, time
     levels = np.asarray(levels)
     x = 1 / levels if log_log else np.log(1 / levels)
     for h, t, fit in zip(histories, times, fits):
-        c = h.config
-        color = DEPTH_COLORS[c["depth"]]
-        ax.plot(x, t, "o", color=color, ms=3.5, mfc="none" if c["optimizer"] == "adamw" else color)
+        c = h.cfg
+        color = DEPTH_COLORS[c.depth]
+        ax.plot(x, t, "o", color=color, ms=3.5, mfc="none" if c.optimizer == "adamw" else color)
         if fit is not None:
             xs = x[np.isfinite(t) & (levels <= fit_max)]
             ys = np.exp(fit(np.log(xs))) if log_log else fit(xs)
             kind = f"slope {fit.slope:.2f}" if log_log else f"{fit.slope * np.log(10):.0f}/decade"
-            ax.plot(xs, ys, OPT_STYLE[c["optimizer"]], color=color, lw=1.0, label=f"{_label(h)}: {kind}, R²={fit.r2:.2f}")
+            ax.plot(xs, ys, OPT_STYLE[c.optimizer], color=color, lw=1.0, label=f"{_label(h)}: {kind}, R²={fit.r2:.2f}")
     if log_log:
         log_scale_where_positive(ax)
         ax.set_xlabel(f"1/{symbol}")
@@ -81,9 +81,9 @@ def plot_clock_levels(ax, histories: Sequence[History], levels: np.ndarray, time
 def plot_gaps(ax, histories: Sequence[History], gaps: Sequence[np.ndarray]) -> None:
     """The structural-energy gap Delta(t) on log-log axes (a power law is a straight line)."""
     for h, d in zip(histories, gaps):
-        c = h.config
-        ls = "-" if c["weight_decay"] == max(g.config["weight_decay"] for g in histories) else ":"
-        ax.plot(epochs(h), np.where(d > 0, d, np.nan), ls, color=DEPTH_COLORS[c["depth"]], lw=1.2, label=_label(h))
+        c = h.cfg
+        ls = "-" if c.weight_decay == max(g.cfg.weight_decay for g in histories) else ":"
+        ax.plot(epochs(h), np.where(d > 0, d, np.nan), ls, color=DEPTH_COLORS[c.depth], lw=1.2, label=_label(h))
     log_scale_where_positive(ax)
     ax.set_xlabel("step")
     ax.set_ylabel(r"$\Delta(t) = E(A_t) - E(A_*)$")
@@ -105,7 +105,7 @@ def plot_drift_errors(ax, steps: np.ndarray, errors: dict[str, np.ndarray], labe
 
 def plot_two_clocks(ax, history: History, gap: np.ndarray, t_cls: float, t_rep: float) -> None:
     """Loss and energy gap on one log time axis, the fast clock (circle) and slow clock (diamond)."""
-    color = DEPTH_COLORS[history.config["depth"]]
+    color = DEPTH_COLORS[history.cfg.depth]
     t = epochs(history)
     ax.plot(t, history["train_loss"], color=color, lw=1.5, label=r"$L_{\mathrm{CE}}(A_t)$")
     ax.plot(t, np.where(gap > 0, gap, np.nan), ":", color=color, lw=1.5, label=r"$\Delta(t)$")
@@ -169,7 +169,7 @@ def figure_separation(histories: Sequence[History], gaps, clocks: Sequence[tuple
     for ax, h, d, (tc, tr) in zip(np.atleast_1d(axes), histories, gaps, clocks):
         plot_two_clocks(ax, h, d, tc, tr)
         ratio = f"{tr / tc:.1f}" if tc != 0 else "-"
-        ax.set_title(f"L = {h.config['depth']}: $T_{{\\mathrm{{rep}}}}/T_{{\\mathrm{{cls}}}}$ = {ratio}", loc="left")
+        ax.set_title(f"L = {h.cfg.depth}: $T_{{\\mathrm{{rep}}}}/T_{{\\mathrm{{cls}}}}$ = {ratio}", loc="left")
     np.atleast_1d(axes)[0].set_ylabel(r"solid $L_{\mathrm{CE}}$, dotted $\Delta$")
     np.atleast_1d(axes)[0].legend(loc="lower left")
     return fig

@@ -1,0 +1,107 @@
+"""The book's chapters, each declared once, in its paper package's ``chapters`` module.
+
+A chapter is one notebook: the runs its setup call plans at a profile (no overrides), the
+claim-only runs its claims read besides them, and the figures it saves, each with its title
+and the function that reduces the default profile's runs to the figure's key numbers. Every
+list that once restated this is derived here:
+
+- the figure manifest (:func:`manifest`: figure -> title, notebook, parameters, files),
+- the key-number registry the figure-number tests and ``make baselines`` read (:func:`figure_numbers`),
+- the book's runs that ``make`` trains up front (:func:`book_configs`),
+- the recorded sets a figure is drawn from, which its caption names (:func:`recorded_sets`).
+
+A paper declares ``CHAPTERS`` (a tuple of :class:`Chapter`) and ``load_set(name)`` (the
+histories of one of its recorded sets, or of ``"default"``: its default runs that recorded
+figures compare with) in ``grok_lib/<part>/chapters.py``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from importlib import import_module
+from typing import Callable, Optional
+
+from .paths import parts
+
+
+def _no_claim_runs(configs: list) -> list:
+    return []
+
+
+@dataclass(frozen=True)
+class Figure:
+    name: str  # "<part>/<figure>": its files figures/<name>.png|svg, its committed numbers, its image baseline
+    title: str  # what the landing page and the manifest call it
+    numbers: Callable  # key numbers: numbers(histories of the chapter's default runs), or numbers(*sets) (below)
+    sets: tuple[str, ...] = ()  # recorded sets the numbers read instead, in argument order (the part's load_set)
+
+
+@dataclass(frozen=True)
+class Chapter:
+    notebook: str  # "notebooks/<part>/<stem>.ipynb"
+    runs: Callable[[str], list]  # profile -> the configs its setup call plans with no overrides
+    figures: tuple[Figure, ...]
+    claim_runs: Callable[[list], list] = _no_claim_runs  # its runs' configs -> configs one claim reads, no figure
+
+    @property
+    def stem(self) -> str:
+        return self.notebook.rsplit("/", 1)[1].removesuffix(".ipynb")
+
+
+def _module(part: str):
+    return import_module(f"grok_lib.{part}.chapters")
+
+
+def chapters(part: Optional[str] = None) -> list[Chapter]:
+    """The chapters of ``part`` (every part's, in part order, when None)."""
+    return [c for p in ([part] if part else parts()) for c in _module(p).CHAPTERS]
+
+
+def chapter(part: str, stem: str) -> Chapter:
+    """The chapter of notebook ``notebooks/<part>/<stem>.ipynb``."""
+    found = [c for c in chapters(part) if c.stem == stem]
+    if not found:
+        raise KeyError(f"{part} has no chapter {stem!r}; its chapters: {', '.join(c.stem for c in chapters(part))}")
+    return found[0]
+
+
+def figures(part: Optional[str] = None) -> dict[str, tuple[Chapter, Figure]]:
+    """Figure name -> (its chapter, the figure), in book order."""
+    return {f.name: (c, f) for c in chapters(part) for f in c.figures}
+
+
+def manifest() -> dict[str, dict]:
+    """The figure manifest: name -> {title, notebook, parameters (of the committed run), outputs}."""
+    return {name: {"title": f.title, "notebook": c.notebook, "parameters": {"profile": "default"},
+                   "outputs": [f"figures/{name}.png", f"figures/{name}.svg"]}
+            for name, (c, f) in figures().items()}
+
+
+def recorded_sets(name: str) -> tuple[str, ...]:
+    """The recorded sets figure ``name`` is drawn from (empty for a figure of the book's own runs)."""
+    entry = figures().get(name)
+    return entry[1].sets if entry else ()
+
+
+def book_configs(profile: str = "default", part: Optional[str] = None) -> list:
+    """Every run the chapters of ``part`` (of every part when None) need, each once: their own and their
+    claims' (trained up front by ``make``)."""
+    configs = []
+    for c in chapters(part):
+        own = c.runs(profile)
+        configs += own + c.claim_runs(own)
+    return list(dict.fromkeys(configs))  # configs are frozen: equal ones (of one type) are one run
+
+
+def figure_numbers(part: Optional[str] = None) -> dict[str, Callable[[], dict]]:
+    """Figure name -> a function computing its key numbers from the default profile's runs (or its recorded sets)."""
+    from .runs import run_all
+
+    def compute(name: str) -> dict:
+        c, f = figures(part)[name]
+        if f.sets:
+            load = _module(name.split("/", 1)[0]).load_set
+            return f.numbers(*(load(s) for s in f.sets))
+        return f.numbers(run_all(c.runs("default"), progress=False))
+
+    return {name: (lambda name=name: compute(name)) for name in figures(part)}
