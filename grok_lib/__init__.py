@@ -1,6 +1,7 @@
 """grok_lib: the small library behind the grokking companion book.
 
-The shared core, one module per concern (it imports no paper package):
+The shared core, one module per concern (it imports no paper package; ``chapters`` and ``provenance``
+read a part's modules by name):
 
 - :mod:`grok_lib.arithmetic`      the pinned floating-point arithmetic (set before numpy and torch load), recorded and keyed
 - :mod:`grok_lib.config`          one-line validation errors, named profiles, device resolution
@@ -12,6 +13,7 @@ The shared core, one module per concern (it imports no paper package):
 - :mod:`grok_lib.atomic`          atomic file writes (temporary file and rename)
 - :mod:`grok_lib.distributed`     sweeps trained by the workers of a Dask cluster
 - :mod:`grok_lib.notebook`        what a notebook holds after its one setup call
+- :mod:`grok_lib.chapters`        the chapters as each part declares them, and every list derived from them
 - :mod:`grok_lib.clocks`          generic clocks: first crossings, T_cls, the grokking epoch
 - :mod:`grok_lib.fits`            least-squares line and power-law fits with uncertainties
 - :mod:`grok_lib.claims`          claims, results, verdict helpers and the claim records

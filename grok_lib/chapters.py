@@ -93,6 +93,18 @@ def book_configs(profile: str = "default", part: Optional[str] = None) -> list:
     return list(dict.fromkeys(configs))  # configs are frozen: equal ones (of one type) are one run
 
 
+def with_claim_runs(notebook: str, run):
+    """``run`` (a notebook's :class:`~grok_lib.notebook.Run`) with the histories of its chapter's claim-only runs
+    (``run.claim_histories``), planned from its own configs and served from the store or trained. ``notebook``:
+    ``"<part>/<stem>"``."""
+    from dataclasses import replace
+
+    from .runs import run_all
+
+    part, stem = notebook.split("/")
+    return replace(run, claim_histories=run_all(chapter(part, stem).claim_runs(list(run.configs)), progress=False))
+
+
 def figure_numbers(part: Optional[str] = None) -> dict[str, Callable[[], dict]]:
     """Figure name -> a function computing its key numbers from the default profile's runs (or its recorded sets)."""
     from .runs import run_all

@@ -4,7 +4,7 @@ carry it and the page's main figure, before any settings, tables or code.
 
 Nothing in a box is typed: it is written when the book is built (``book/_ext/book_ext.py``) from
 the claim records the notebooks wrote (``book/claims``) and the figure manifest
-(``book/figures.yml``), so it always shows the executed notebook's own numbers.
+(:func:`grok_lib.provenance.load_manifest`), so it always shows the executed notebook's own numbers.
 """
 
 from __future__ import annotations

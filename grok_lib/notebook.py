@@ -70,6 +70,9 @@ class Run:
     committed_settings: bool = False  # set by start(): the run's store keys are the committed ones
     book_settings: bool = False  # set by start(): the committed settings, in whatever arithmetic (the envelope applies)
     devices: tuple = ()  # set by start(): the devices the runs were planned on, for captions
+    # Runs one claim reads and no figure draws (a verdict's further seeds), planned from ``configs`` by the
+    # chapter (grok_lib.chapters.with_claim_runs): kept apart, so that no figure or table picks them up.
+    claim_histories: list[History] = field(default_factory=list)
 
     @property
     def committed(self) -> bool:
@@ -224,5 +227,5 @@ def start(profile: str, given: dict, configs: Sequence, committed: Sequence, out
     if output is not None:
         print(f"These settings are not the committed ones: this run's figures and claims go to {output}/ "
               f"(book/claims and figures/ are not touched).")
-    return Run(profile, dict(given), list(configs), run_all(plans, store), output, committed_settings=is_committed,
+    return Run(profile, dict(given), list(configs), run_all(plans, store), output=output, committed_settings=is_committed,
                book_settings=book_settings, devices=tuple(sorted({p.device for p in plans})))

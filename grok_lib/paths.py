@@ -23,9 +23,6 @@ FIGURES = ROOT / "figures"
 #: The figure files the book ships (PNG, SVG, data), copied from FIGURES by the notebooks: committed.
 SHIPPED_FIGURES = ROOT / "book" / "figure_files"
 
-#: The figure manifest: each figure's title, notebook, parameters and output files.
-MANIFEST = ROOT / "book" / "figures.yml"
-
 #: The claim records the notebooks write, one JSON file per notebook under its part's folder.
 RECORDS = ROOT / "book" / "claims"
 

@@ -1,7 +1,8 @@
 """Where each figure comes from: the figure manifest and the caption printed under a figure.
 
-``book/figures.yml`` maps each figure to its notebook, the parameters of the committed run
-and the files it writes. A notebook prints :func:`caption` right under the figure, naming
+The figure manifest (:func:`load_manifest`, derived from the chapters' declarations in
+``grok_lib/<part>/chapters.py``) maps each figure to its notebook, the parameters of the
+committed run and the files it writes. A notebook prints :func:`caption` right under the figure, naming
 the notebook, the parameters it ran with and the exact library code.
 """
 
@@ -10,22 +11,15 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
-import yaml
-
 from . import __version__, paths
 from .code_version import LIBRARY, git_commit, library_files, library_hash  # noqa: F401  (re-exported)
 
-MANIFEST = paths.MANIFEST
+def load_manifest() -> dict[str, dict]:
+    """The figure manifest: name -> {title, notebook, parameters, outputs}, derived from the chapters'
+    declarations (:func:`grok_lib.chapters.manifest`)."""
+    from .chapters import manifest
 
-
-def load_manifest(path: Path = MANIFEST) -> dict[str, dict]:
-    """The figure manifest: name -> {title, notebook, parameters, outputs}."""
-    data = yaml.safe_load(path.read_text()) or {}
-    for name, entry in data.items():
-        missing = {"title", "notebook", "parameters", "outputs"} - set(entry)
-        if missing:
-            raise ValueError(f"{path.name}: figure {name} lacks {', '.join(sorted(missing))}")
-    return data
+    return manifest()
 
 
 def head_commit() -> str:
@@ -80,11 +74,12 @@ def _figures_module(name: str):
 
 
 def recorded_sets(name: str) -> tuple[str, ...]:
-    """The sets figure ``name`` is drawn from, if it is drawn from recorded runs (its part's
-    ``figures.RECORDED_SETS``: short set names under ``recorded/<part>/``, ``default`` for the default
-    profile's own runs); () for a figure of the notebook's own runs."""
-    module = _figures_module(name)
-    return tuple(getattr(module, "RECORDED_SETS", {}).get(name, ())) if module is not None else ()
+    """The sets figure ``name`` is drawn from, if it is drawn from recorded runs (its declaration's ``sets``:
+    short set names under ``recorded/<part>/``, ``default`` for the default profile's own runs); () for a
+    figure of the notebook's own runs."""
+    from .chapters import recorded_sets
+
+    return recorded_sets(name)
 
 
 def _setting(value) -> str:

@@ -6,8 +6,8 @@
    notebooks write the book's claims and figures only in that arithmetic, and the tests compare
    exactly there (elsewhere within the measured envelope);
 3. the numbers behind every figure (tests/figure_numbers/<part>/<figure>.json), from each
-   part's default-profile runs in the run store (trained if missing), through each part's
-   ``setup.figure_numbers()``.
+   part's default-profile runs in the run store (trained if missing), through each figure's
+   declared reduction (:func:`grok_lib.chapters.figure_numbers`).
 
 Review the result with `git diff --stat tests/` (and an image viewer) before committing.
 """
@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import json
 import sys
-from importlib import import_module
 from pathlib import Path
 
 import grok_lib  # noqa: F401  first: it pins the arithmetic before numpy and torch load (grok_lib/arithmetic.py)
@@ -25,7 +24,7 @@ import pytest
 
 from grok_lib import arithmetic, paths
 from grok_lib.atomic import atomic_write
-from grok_lib.paths import parts
+from grok_lib.chapters import figure_numbers
 
 ROOT = Path(__file__).resolve().parent.parent
 REFERENCE = ROOT / "tests" / "figure_numbers"
@@ -51,13 +50,12 @@ def main() -> int:
         print(f"warning: recording the book in {arithmetic.summary(facts)}, not the pinned arithmetic")
     atomic_write(paths.BOOK_ARITHMETIC, (json.dumps(facts, indent=1, sort_keys=True) + "\n").encode())
     print(f"arithmetic written to {paths.BOOK_ARITHMETIC.relative_to(ROOT)}: {facts['id']}")
-    for part in parts():
-        for name, compute in import_module(f"grok_lib.{part}.setup").figure_numbers().items():
-            path = REFERENCE / f"{name}.json"
-            path.parent.mkdir(parents=True, exist_ok=True)
-            record = {"figure": name, "profile": "default", "values": compute()}
-            path.write_text(json.dumps(record, indent=1, sort_keys=True) + "\n")
-            print(f"figure numbers written to {path.relative_to(ROOT)} ({len(record['values'])} values)")
+    for name, compute in figure_numbers().items():
+        path = REFERENCE / f"{name}.json"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        record = {"figure": name, "profile": "default", "values": compute()}
+        path.write_text(json.dumps(record, indent=1, sort_keys=True) + "\n")
+        print(f"figure numbers written to {path.relative_to(ROOT)} ({len(record['values'])} values)")
     return 0
 
 

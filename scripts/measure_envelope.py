@@ -123,12 +123,9 @@ def measure(variants: dict) -> dict:
 
 
 def figure_values() -> dict:
-    from importlib import import_module
+    from grok_lib.chapters import figure_numbers
 
-    from grok_lib.paths import parts
-
-    return {name: compute() for part in parts()
-            for name, compute in import_module(f"grok_lib.{part}.setup").figure_numbers().items()}
+    return {name: compute() for name, compute in figure_numbers().items()}
 
 
 def prefixes(names: list[str] | None = None) -> dict:
@@ -349,7 +346,7 @@ def lr_check(figures_envelope: dict) -> dict:
     configs = config.sweep("default")
     changed = [replace(c, lr=c.lr * 1.01) if c.weight_decay == 1.0 else c for c in configs]
     problems = figure_numbers.compare_envelope(figures_envelope["paper_a/fig1_loss_curves"],
-                                               figures.NUMBERS["paper_a/fig1_loss_curves"](run_all(changed, workers=2)))
+                                               figures.fig1_loss_curves(run_all(changed, workers=2)))
     return {"figure": "paper_a/fig1_loss_curves", "change": "lr x 1.01 for the lambda = 1 run",
             "outside": len(problems), "examples": problems[:5]}
 

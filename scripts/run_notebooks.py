@@ -14,7 +14,7 @@ A warm build skips what cannot have changed: each executed notebook records a fi
 its metadata (its cells' sources, the grok_lib library hash, the arithmetic, the recorded runs, the
 envelope's variants of the book's machine, whose verdicts decide "partly", and, for the claims report,
 the claim records it reads); a notebook whose fingerprint is unchanged and whose figure files
-(``book/figures.yml``) are on disk is not executed again (``--force`` executes everything).
+(the figure manifest, :func:`grok_lib.provenance.load_manifest`) are on disk is not executed again (``--force`` executes everything).
 A fresh clone has no ``figures/``, so a cold build executes every notebook.
 """
 

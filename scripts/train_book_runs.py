@@ -12,16 +12,9 @@ import argparse
 import os
 import sys
 import time
-from importlib import import_module
-
-from grok_lib.paths import parts
+from grok_lib.chapters import book_configs
 from grok_lib.runs import missing_groups, train_missing
 from grok_lib.store import RunStore
-
-
-def book_configs(profile: str) -> list:
-    """Every run of every part of the book (each part's ``setup.book_configs``)."""
-    return [c for part in parts() for c in import_module(f"grok_lib.{part}.setup").book_configs(profile)]
 
 
 def main() -> int:
@@ -31,7 +24,7 @@ def main() -> int:
     if args.workers < 1:
         ap.error(f"--workers must be a positive integer, got {args.workers}")
     t0 = time.perf_counter()
-    configs = book_configs("default")
+    configs = book_configs("default")  # every part's chapters' runs (grok_lib/<part>/chapters.py)
     store = RunStore()
     if args.workers > 1:
         train_missing(configs, store, args.workers)

@@ -15,18 +15,14 @@ from pathlib import Path
 
 import pytest
 
-from importlib import import_module
-
-from grok_lib import arithmetic, figure_numbers, paths
-from grok_lib.paths import parts
+from grok_lib import arithmetic, chapters, figure_numbers, paths
 
 REFERENCE = Path(__file__).parent / "figure_numbers"
 ENVELOPE = paths.ENVELOPE
 
 #: figure name (``<part>/<figure>``) -> the reduction of the default-profile runs its committed numbers hold,
-#: collected from every part's ``setup.figure_numbers()``
-FIGURES = {name: compute for part in parts()
-           for name, compute in import_module(f"grok_lib.{part}.setup").figure_numbers().items()}
+#: as every part's chapters declare it (grok_lib/<part>/chapters.py)
+FIGURES = chapters.figure_numbers()
 
 
 @pytest.mark.train

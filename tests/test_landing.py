@@ -6,7 +6,7 @@ import re
 from grok_lib.claims import headlines, load_records
 from grok_lib.display import claim_anchor
 from grok_lib.landing import LANDING, parts, render, results_table, short_statement, thumbnails
-from grok_lib.provenance import MANIFEST, load_manifest
+from grok_lib.provenance import load_manifest
 
 
 def test_the_committed_landing_page_is_regenerated_identically():
@@ -38,7 +38,7 @@ def test_the_landing_page_leads_with_findings_then_the_gallery_then_the_grouped_
 
 
 def test_the_committed_thumbnails_are_regenerated_identically_and_small():
-    made = thumbnails(load_manifest(MANIFEST))
+    made = thumbnails(load_manifest())
     assert made, "no thumbnails"
     for path, data in made.items():
         assert path.exists() and path.read_bytes() == data, f"{path} is stale: run scripts/make_landing.py"

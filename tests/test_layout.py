@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from ast_imports import imports_of
 
-from grok_lib import kinds, paths, provenance
+from grok_lib import chapters, kinds, paths, provenance
 
 LIB = Path(paths.__file__).parent
 ROOT = LIB.parent
@@ -54,16 +54,18 @@ def test_the_import_check_sees_relative_and_nested_imports(tmp_path):
 
 
 @pytest.mark.parametrize("part", PARTS)
-def test_each_part_has_the_entry_points_scripts_use(part):
-    setup = importlib.import_module(f"grok_lib.{part}.setup")
-    assert callable(setup.book_configs) and callable(setup.figure_numbers)
-    assert setup.book_configs("ci"), "a part with no runs"
+def test_each_part_declares_its_chapters(part):
+    module = importlib.import_module(f"grok_lib.{part}.chapters")
+    assert module.CHAPTERS and callable(module.load_set)
+    assert chapters.book_configs("ci", part), "a part with no runs"
+    notebooks = {p.relative_to(paths.ROOT).as_posix() for p in (paths.ROOT / "notebooks" / part).glob("*.ipynb")}
+    assert {c.notebook for c in module.CHAPTERS} == notebooks, "every notebook of the part is one declared chapter"
 
 
 @pytest.mark.parametrize("part", PARTS)
 def test_every_config_type_of_a_part_has_a_run_kind(part):
     importlib.import_module(f"grok_lib.{part}")
-    for config in importlib.import_module(f"grok_lib.{part}.setup").book_configs("ci"):
+    for config in chapters.book_configs("ci", part):
         kind = kinds.kind_of(config)  # a part may reuse another part's runs (Part C trains Part A's MLP)
         owner = kind.name.split(".")[0]
         assert owner in PARTS

@@ -136,13 +136,11 @@ def test_resume_after_sigkill_gives_identical_numbers(store):
 # --- one entry, one file; deterministic bytes (issue: reruns and a shareable store, case 8) ----------------------
 def _one_config_of_each_kind() -> dict:
     """The ci profile's first config of every run kind (what the same-bytes guarantee must hold for)."""
-    from grok_lib import kinds, paths
-    from importlib import import_module
+    from grok_lib import chapters, kinds
 
     found = {}
-    for part in paths.parts():
-        for c in import_module(f"grok_lib.{part}.setup").book_configs("ci"):
-            found.setdefault(kinds.kind_of(c).name, c)
+    for c in chapters.book_configs("ci"):
+        found.setdefault(kinds.kind_of(c).name, c)
     assert set(found) == {k.name for k in kinds.KINDS.values()}, "a run kind has no ci config"
     return found
 

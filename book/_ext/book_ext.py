@@ -80,9 +80,9 @@ def _part_chapters(root: Path, docname: str) -> dict[str, str]:
 def _records_and_manifest() -> tuple:
     """The claim records and the figure manifest, read once per build (every page's box reads them)."""
     from grok_lib import claims
-    from grok_lib.provenance import MANIFEST, load_manifest
+    from grok_lib.provenance import load_manifest
 
-    return claims.load_records(setting=None), load_manifest(MANIFEST)
+    return claims.load_records(setting=None), load_manifest()
 
 
 def _findings_first(app, docname, source) -> None:

@@ -16,6 +16,7 @@
 - :mod:`.claims`          the registry of Paper A's claims and their evaluators
 - :mod:`.recordings`      the recorded sets: the paper's settings, both splits, a second init, more seeds
 - :mod:`.setup`           the one call each notebook makes: parameters in, configs and histories out
+- :mod:`.chapters`        each notebook declared once: its runs and its figures (title, key numbers)
 - :mod:`.kinds`           Paper A's rows in the table of run kinds (imported here, so they always exist)
 - :mod:`.dln`             the deep-linear-network theory chapter (numpy, float64)
 """

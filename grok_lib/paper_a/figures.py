@@ -8,7 +8,7 @@ For every figure two kinds of function live here:
   (``tests/figure_numbers/paper_a/<figure>.json``, compared by
   :func:`grok_lib.figure_numbers.compare`), built from the same tables where they overlap.
 
-:data:`NUMBERS` maps each figure name to its reduction.
+Each figure's chapter declaration (:mod:`grok_lib.paper_a.chapters`) names its reduction.
 """
 
 from __future__ import annotations
@@ -228,16 +228,6 @@ def activation_patterns(histories: Sequence[History]) -> dict[str, float | None]
     return values
 
 
-#: Figure name -> its regression reduction (the default profile's Figure 1 sweep feeds each).
-NUMBERS = {
-    "paper_a/fig1_loss_curves": fig1_loss_curves,
-    "paper_a/fig2_embedding_geometry": fig2_embedding_geometry,
-    "paper_a/fig3_stable_rank": fig3_stable_rank,
-    "paper_a/gradient_hierarchy": gradient_hierarchy,
-    "paper_a/activation_patterns": activation_patterns,
-}
-
-
 # --- how the verdicts move with their thresholds (see robustness) ------------------------------------
 def _fmt(v: float, digits: int = 0) -> float | str:
     return "never" if np.isnan(v) else round(float(v), digits) if digits else int(v)
@@ -384,19 +374,6 @@ def init_comparison(default: Sequence[History], scaled: Sequence[History]) -> di
         for h in histories:
             values |= _prefixed(init, at_epochs(h, ("norm_E", "srank_E", "test_loss"), _tag(h), FIG1_EPOCHS))
     return values
-
-
-#: Figure name -> its regression reduction over recorded sets (the sets' short names, in argument order;
-#: ``default`` is the default profile's sweep from the store).
-RECORDED_NUMBERS = {
-    "paper_a/fig1_paper_settings": (fig1_paper_settings, ("paper_unordered", "paper_ordered")),
-    "paper_a/fig3_paper_settings": (fig3_paper_settings, ("paper_unordered", "paper_ordered")),
-    "paper_a/init_comparison": (init_comparison, ("default", "init_scaled")),
-}
-
-#: Figure name -> the sets it is drawn from (``default``: the default profile's runs, from the store; the others
-#: recorded under ``recorded/paper_a/``): what its caption names (:func:`grok_lib.provenance.stamp`).
-RECORDED_SETS = {name: sets for name, (_, sets) in RECORDED_NUMBERS.items()}
 
 
 def recorded_profiles() -> dict[str, list]:

@@ -70,18 +70,3 @@ def default_runs() -> list[History]:
     """The default profile's sweep at seed 0, whatever the notebook's own parameters (recorded: the
     same runs ``make book`` trains): what the recorded default-profile sets are compared with."""
     return seed_sweeps()[0]
-
-
-def book_configs(profile: str = "default") -> list:
-    """Every run Paper A's notebooks need (trained up front by ``make``)."""
-    return config.sweep(profile) + dln_config.sweep(profile)
-
-
-def figure_numbers() -> dict:
-    """Figure name -> a function computing its regression numbers from the default profile's runs."""
-    mlp_runs = lambda: run_all(config.sweep("default"), progress=False)  # noqa: E731
-    dln_runs = lambda: run_all(dln_config.sweep("default"), progress=False)  # noqa: E731
-    sets = lambda names: [default_runs() if n == "default" else recorded(n) for n in names]  # noqa: E731
-    return ({name: (lambda f=f: f(mlp_runs())) for name, f in figures.NUMBERS.items()}
-            | {name: (lambda f=f: f(dln_runs())) for name, f in dln_figures.NUMBERS.items()}
-            | {name: (lambda f=f, n=n: f(*sets(n))) for name, (f, n) in figures.RECORDED_NUMBERS.items()})

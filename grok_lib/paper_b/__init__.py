@@ -30,6 +30,7 @@ Modules:
   per-notebook evaluation the notebooks record.
 - :mod:`grok_lib.paper_b.setup` -- the one call each Part B notebook makes: parameters in, configs and
   histories out (and the reader of the recorded sets).
+- :mod:`grok_lib.paper_b.chapters` -- each notebook declared once: its runs, claim-only runs and figures.
 - :mod:`grok_lib.paper_b.recordings` -- the recorded sets: matrix completion at the paper's settings,
   misgrokking at the paper's d, gamma and n (three data seeds, each run to clock 4).
 - :mod:`grok_lib.paper_b.kinds` -- Paper B's rows in the table of run kinds (imported here, so they always

@@ -302,7 +302,7 @@ SWEEPS = {
 }
 
 
-#: Claim-only runs (read by one claim's evaluation, never by a figure; see :func:`grok_lib.paper_b.setup.claim_configs`),
+#: Claim-only runs (read by one claim's evaluation, never by a figure; see :mod:`grok_lib.paper_b.chapters`),
 #: added when the referee's re-grade asked for more seeds and alphas. In the default profile they train in about
 #: 42 s on the 2-core CPU (two sparse runs about 6 s, six MLP runs about 36 s).
 #: B.fig1a.fractions: the focus run of the sparse sweeps at this many data seeds in all (its own and the next ones).

@@ -8,8 +8,8 @@ For every figure two kinds of function live here:
   ``tests/figure_numbers/paper_b/<figure>.json`` (compared by :func:`grok_lib.figure_numbers.compare`:
   names starting ``T_`` are steps, names containing ``acc`` accuracies, the rest relative).
 
-:data:`NUMBERS` maps each figure name to its reduction and :data:`NOTEBOOK_OF` to the notebook
-whose runs feed it. Every function takes a notebook's histories in the order its setup call
+Each figure's chapter declaration (:mod:`grok_lib.paper_b.chapters`) names its reduction and the
+notebook whose runs feed it. Every function takes a notebook's histories in the order its setup call
 planned them (:mod:`grok_lib.paper_b.setup`) and picks its runs with :mod:`grok_lib.paper_b.selection`.
 """
 
@@ -474,33 +474,6 @@ def init_scale_numbers(histories: Sequence[History]) -> dict:
         tag = f"a={r['alpha']:g},wd={r['lambda']:g}"
         values[f"{tag}/T_fit"], values[f"{tag}/T_grok"] = none_if_nan(r["fit step"]), none_if_nan(r["grok step"])
     return values
-
-
-#: Figure name -> its regression reduction.
-NUMBERS = {
-    "paper_b/fig1a_sparse": fig1a_sparse_numbers,
-    "paper_b/sparse_sweeps": sparse_sweeps_numbers,
-    "paper_b/sparse_transition": sparse_transition_numbers,
-    "paper_b/margins_sparse": margins_sparse_numbers,
-    "paper_b/misgrokking": misgrokking_numbers,
-    "paper_b/matrix_completion": matrix_completion_numbers,
-    "paper_b/modadd_sweeps": modadd_sweeps_numbers,
-    "paper_b/modadd_fits": modadd_fits_numbers,
-    "paper_b/init_scale_adamw": init_scale_numbers,
-}
-
-#: Figure name -> the notebook (stem under notebooks/paper_b/) that makes it, whose runs feed its numbers.
-NOTEBOOK_OF = {
-    "paper_b/fig1a_sparse": "sparse_classification",
-    "paper_b/sparse_sweeps": "sparse_classification",
-    "paper_b/sparse_transition": "sparse_classification",
-    "paper_b/margins_sparse": "kernel_vs_rich",
-    "paper_b/misgrokking": "kernel_vs_rich",
-    "paper_b/matrix_completion": "matrix_completion",
-    "paper_b/modadd_sweeps": "modular_addition",
-    "paper_b/modadd_fits": "modular_addition",
-    "paper_b/init_scale_adamw": "init_scale_adamw",
-}
 
 
 # --- what the MLP chapters' prose states (glued into the pages: measured, never typed) ----------------------

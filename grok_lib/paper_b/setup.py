@@ -14,18 +14,18 @@ base alpha); the MLP chapters repeat this per seed (seeds outermost).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import replace
 from typing import Sequence
 
 from .. import recorded as recorded_runs
+from ..chapters import with_claim_runs
 from ..config import spelled_as
 from ..history import History
 from ..notebook import Run, start
-from ..runs import run_all
-from . import bridge, config, figures, recordings
+from . import bridge, config, recordings
 
 
-def _sparse_configs(profile, alphas=None, weight_decays=None, horizon=None, **overrides) -> list:
+def sparse_configs(profile, alphas=None, weight_decays=None, horizon=None, **overrides) -> list:
     return (config.sweep("sparse", profile, "alpha", alphas, horizon, **overrides)
             + config.sweep("sparse", profile, "weight_decay", weight_decays, horizon, **overrides))
 
@@ -51,7 +51,7 @@ def _matrix_completion_config(profile, alpha=None, horizon=None, **overrides):
     return _single_config("matrix_completion", profile, alpha, horizon, **overrides)
 
 
-def _modadd_configs(profile, alphas=None, weight_decays=None, seeds=None, **overrides) -> list:
+def modadd_configs(profile, alphas=None, weight_decays=None, seeds=None, **overrides) -> list:
     """Per seed (outermost; split and init move together): the alpha sweep, then the lambda sweep."""
     return [c for s in config.seeds_of("modadd", profile, seeds)  # seeds_of checks the list as "seeds"
             for c in (config.sweep("modadd", profile, "alpha", alphas, data_seed=s, init_seed=s, **overrides)
@@ -64,10 +64,10 @@ def sparse(profile: str = "default", alphas=None, weight_decays=None, d=None, n_
     """Sparse linear classification with the diagonal net: the alpha sweep (at the profile's lambda) and the
     lambda sweep (at the profile's alpha), each run ending at ``horizon`` x ln(alpha) / lambda."""
     overrides = {"d": d, "n_train": n_train, "k": k, "lr": lr, "data_seed": data_seed}
-    configs = _sparse_configs(profile, alphas, weight_decays, horizon, **overrides)
+    configs = sparse_configs(profile, alphas, weight_decays, horizon, **overrides)
     parameters = {"profile": profile, "alphas": alphas, "weight_decays": weight_decays, "horizon": horizon,
                   **overrides}
-    return with_claim_runs("sparse_classification", start(profile, parameters, configs, _sparse_configs("default"),
+    return with_claim_runs("paper_b/sparse_classification", start(profile, parameters, configs, sparse_configs("default"),
                                                          output_path))
 
 
@@ -75,12 +75,21 @@ def kernel_rich(profile: str = "default", alphas=None, weight_decays=None, gamma
                 misgrokking_n_train=None, *, output_path=None) -> Run:
     """The sparse sweeps (as :func:`sparse`) and the misgrokking run, with the margin classifiers of their data."""
     mis = {"gamma": gamma, "n_train": misgrokking_n_train}
-    configs = _sparse_configs(profile, alphas, weight_decays) + [_misgrokking_config(profile, misgrokking_alpha,
+    configs = sparse_configs(profile, alphas, weight_decays) + [_misgrokking_config(profile, misgrokking_alpha,
                                                                                      **mis)]
     parameters = {"profile": profile, "alphas": alphas, "weight_decays": weight_decays, "gamma": gamma,
                   "misgrokking_alpha": misgrokking_alpha, "misgrokking_n_train": misgrokking_n_train}
-    committed = _sparse_configs("default") + [_misgrokking_config("default")]
-    return start(profile, parameters, configs, committed, output_path)
+    return start(profile, parameters, configs, kernel_rich_configs("default"), output_path)
+
+
+def kernel_rich_configs(profile) -> list:
+    """The kernel-vs-rich chapter's runs at a profile: the sparse sweeps, then the misgrokking run."""
+    return sparse_configs(profile) + [_misgrokking_config(profile)]
+
+
+def matrix_completion_configs(profile) -> list:
+    """The matrix-completion chapter's one run at a profile."""
+    return [_matrix_completion_config(profile)]
 
 
 def matrix_completion(profile: str = "default", alpha=None, weight_decay=None, lr=None, d=None, observed_frac=None,
@@ -90,16 +99,16 @@ def matrix_completion(profile: str = "default", alpha=None, weight_decay=None, l
                  "init_noise": init_noise, "data_seed": data_seed}
     configs = [_matrix_completion_config(profile, alpha, horizon, **overrides)]
     parameters = {"profile": profile, "alpha": alpha, "horizon": horizon, **overrides}
-    return start(profile, parameters, configs, [_matrix_completion_config("default")], output_path)
+    return start(profile, parameters, configs, matrix_completion_configs("default"), output_path)
 
 
 def modadd(profile: str = "default", alphas=None, weight_decays=None, seeds=None, p=None, train_frac=None, width=None,
            lr=None, steps=None, device=None, *, output_path=None) -> Run:
     """Paper B's two-layer net on modular addition: per seed, the alpha sweep, then the lambda sweep (fixed steps)."""
     overrides = {"p": p, "train_frac": train_frac, "width": width, "lr": lr, "steps": steps, "device": device}
-    configs = _modadd_configs(profile, alphas, weight_decays, seeds, **overrides)
+    configs = modadd_configs(profile, alphas, weight_decays, seeds, **overrides)
     parameters = {"profile": profile, "alphas": alphas, "weight_decays": weight_decays, "seeds": seeds, **overrides}
-    return with_claim_runs("modular_addition", start(profile, parameters, configs, _modadd_configs("default"), output_path))
+    return with_claim_runs("paper_b/modular_addition", start(profile, parameters, configs, modadd_configs("default"), output_path))
 
 
 def init_scale(profile: str = "default", alphas=None, weight_decays=None, seeds=None, p=None, train_frac=None,
@@ -112,16 +121,6 @@ def init_scale(profile: str = "default", alphas=None, weight_decays=None, seeds=
     return start(profile, parameters, configs, bridge.sweep("default"), output_path)
 
 
-#: Each notebook's configs at a profile (what its setup call plans with no overrides).
-NOTEBOOK_CONFIGS = {
-    "sparse_classification": lambda profile: _sparse_configs(profile),
-    "kernel_vs_rich": lambda profile: _sparse_configs(profile) + [_misgrokking_config(profile)],
-    "matrix_completion": lambda profile: [_matrix_completion_config(profile)],
-    "modular_addition": lambda profile: _modadd_configs(profile),
-    "init_scale_adamw": lambda profile: bridge.sweep(profile),
-}
-
-
 # --- claim-only runs: more seeds and alphas that one claim reads, never a figure --------------------------------
 def _focus_config(configs: Sequence):
     """The sparse run both sweeps share (the alpha sweep's lambda, the lambda sweep's alpha), as
@@ -132,13 +131,13 @@ def _focus_config(configs: Sequence):
     return min((c for c in sparse if c.weight_decay == lam), key=lambda c: abs(math.log(c.alpha / alpha)))
 
 
-def _fig1a_seed_configs(configs: Sequence) -> list:
+def fig1a_seed_configs(configs: Sequence) -> list:
     """B.fig1a.fractions: the focus run at the next data seeds (its own seed's run is the notebook's)."""
     focus = _focus_config(configs)
     return [replace(focus, data_seed=focus.data_seed + i) for i in range(1, config.FIG1A_DATA_SEEDS)]
 
 
-def _clock_alpha_configs(configs: Sequence) -> list:
+def clock_alpha_configs(configs: Sequence) -> list:
     """B.modadd.clock: every seed's alpha sweep (the runs at the first run's lambda) at the alphas of
     config.CLOCK_ALPHAS it does not have."""
     modadd = [c for c in configs if type(c) is config.ModAddConfig]
@@ -148,50 +147,6 @@ def _clock_alpha_configs(configs: Sequence) -> list:
         have = {c.alpha for c in sweep}
         out += [replace(sweep[0], alpha=float(a)) for a in config.CLOCK_ALPHAS if float(a) not in have]
     return out
-
-
-#: Each notebook's claim-only configs, from its own configs.
-CLAIM_CONFIGS = {"sparse_classification": _fig1a_seed_configs, "modular_addition": _clock_alpha_configs}
-
-
-def claim_configs(notebook: str, configs: Sequence) -> list:
-    """The claim-only runs of a notebook whose runs are ``configs`` (none for a notebook without)."""
-    make = CLAIM_CONFIGS.get(notebook)
-    return make(configs) if make else []
-
-
-@dataclass
-class ClaimRun(Run):
-    """A notebook's :class:`~grok_lib.notebook.Run` with its claim-only runs (``claim_histories``, in the order of
-    :func:`claim_configs`): histories one claim reads and no figure, kept apart from ``histories`` so that no
-    figure or table picks them up."""
-
-    claim_histories: list = field(default_factory=list)
-
-
-def with_claim_runs(notebook: str, run: Run) -> ClaimRun:
-    """``run`` with the histories of its claim-only runs, served from the store or trained (the setup call owns
-    this plumbing, as it owns the notebook's own runs)."""
-    histories = run_all(claim_configs(notebook, run.configs), progress=False)
-    return ClaimRun(**{f.name: getattr(run, f.name) for f in fields(Run)}, claim_histories=histories)
-
-
-def book_configs(profile: str = "default") -> list:
-    """Every run Part B's notebooks need (trained up front by ``make``), each once: their own and their claims'."""
-    unique: dict = {}
-    for notebook, configs in NOTEBOOK_CONFIGS.items():
-        for c in configs(profile) + claim_configs(notebook, configs(profile)):
-            unique.setdefault((type(c).__name__, tuple(sorted(c.to_dict().items()))), c)
-    return list(unique.values())
-
-
-def figure_numbers() -> dict:
-    """Figure name -> a function computing its regression numbers from the default profile's runs."""
-    def compute(name: str):
-        notebook = figures.NOTEBOOK_OF[name]
-        return figures.NUMBERS[name](run_all(NOTEBOOK_CONFIGS[notebook]("default"), progress=False))
-
-    return {name: (lambda name=name: compute(name)) for name in figures.NUMBERS}
 
 
 def recorded(name: str) -> list[History]:

@@ -17,6 +17,7 @@ weight decay, eta = the learning rate, eps = the accuracy threshold, D = S - T.
 - :mod:`grok_lib.paper_c.figures`   each figure's key numbers (printed, regression-tested) and the figures
 - :mod:`grok_lib.paper_c.modadd`    Paper C's question on Part A's task: grokking time vs the training fraction
 - :mod:`grok_lib.paper_c.shape_fits` the three two-parameter shapes fitted to that grokking time
+- :mod:`grok_lib.paper_c.chapters`  each notebook declared once: its runs, claim-only runs and figures
 - :mod:`grok_lib.paper_c.setup`     the one call each Part C notebook makes
 - :mod:`grok_lib.paper_c.recordings` the recorded sets: the two nets at the paper's 1000-200-5 (too long for
   ``make book``; trained once with ``scripts/record_runs.py``)

@@ -2,8 +2,8 @@
 
 As in Part A: ``<figure>_table(histories)`` are the rows a notebook prints (nbval compares
 them; values are rounded so they print stably), ``<figure>_data(histories)`` is what the
-figure draws (so a notebook only calls and plots), and :data:`NUMBERS` maps each figure
-name to its figure-regression reduction.
+figure draws (so a notebook only calls and plots), and ``<figure>(histories)`` is its
+figure-regression reduction (named in its chapter's declaration, :mod:`grok_lib.paper_c.chapters`).
 """
 
 from __future__ import annotations
@@ -283,13 +283,6 @@ def weight_decay_table(histories: Sequence[History]) -> list[dict]:
     return rows
 
 
-def weight_decay_runs(histories: Sequence[History]) -> list[History]:
-    """The weight-decay notebook's runs that its figure and tables draw: those of its base seed (the first run's);
-    the further seeds of the small-γ runs are C.wd.limits's only."""
-    seed = histories[0].cfg.data_seed
-    return [h for h in histories if h.cfg.data_seed == seed]
-
-
 def weight_decay_seed_table(histories: Sequence[History]) -> list[dict]:
     """Per seed (C.wd.limits over seeds): the small-γ runs' lowest and highest ratio to the formula with the
     teacher's norm, which loss and run each is, their spread and the seed's own verdict."""
@@ -308,7 +301,7 @@ def weight_decay_reading(histories: Sequence[History], result) -> dict[str, str]
     expansion, the realised d_out ||T||^2, the band C.wd.limits is judged by with its margin, and per seed the
     lowest and highest ratio and the seed's verdict (``histories``: every seed's runs, the book's first)."""
     seeds = weight_decay_seed_table(histories)
-    small = [h for h in weight_decay_runs(histories) if checks.wd_small(h)]
+    small = [h for h in histories if checks.wd_small(h) and h.cfg.data_seed == histories[0].cfg.data_seed]
     ratios = {"paper": [], "ours": [], "exact": []}
     for h in small:
         c, lam, t_sq = h.cfg, h.meta["lam_eff"], h.meta["teacher_sq"]
@@ -540,13 +533,6 @@ def label_noise_table(histories: Sequence[History]) -> list[dict]:
     return rows
 
 
-def label_noise_runs(histories: Sequence[History]) -> list[History]:
-    """The label-noise notebook's runs that its figure and tables draw: those of its base seed (the first run's);
-    the further seeds at sigma* are C.noise.tuned's only."""
-    seed = histories[0].cfg.data_seed
-    return [h for h in histories if h.cfg.data_seed == seed]
-
-
 def tuned_noise_table(histories: Sequence[History]) -> list[dict]:
     """Per seed at σ_n = σ*: both crossings, their gap over t_test, and the final L_gen against ε/4 (C.noise.tuned)."""
     rows = []
@@ -640,18 +626,3 @@ def data_ratio_numbers(histories: Sequence[History]) -> dict[str, float | None]:
         if k in m.loo:
             out[f"{k}/loo_rms"] = num(m.loo_rms(k))
     return out
-
-
-#: At least this many training fractions must grok for every seed (else there is no shape to test).
-
-
-NUMBERS = {
-    "paper_c/loss_curves": loss_curves,
-    "paper_c/agreement": agreement,
-    "paper_c/grok_time": grok_time,
-    "paper_c/weight_decay": weight_decay,
-    "paper_c/d_out": d_out,
-    "paper_c/nets": nets,
-    "paper_c/label_noise": label_noise,
-    "paper_c/modadd_data_ratio": data_ratio_numbers,
-}

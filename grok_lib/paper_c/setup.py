@@ -9,11 +9,13 @@ committed settings writes its figures and claims (see :func:`grok_lib.notebook.s
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from .. import recorded as recorded_runs
+from ..chapters import with_claim_runs
 from ..history import History
 from ..notebook import Run, start
-from ..runs import run_all
-from . import checks, config as C, figures, modadd, recordings
+from . import checks, config as C, modadd, recordings
 from .thresholds import WD_SEEDS
 
 
@@ -43,39 +45,29 @@ def grok_time(profile: str = "default", lams=None, d_in=None, eta=None, data_see
                  output_path)
 
 
-def wd_seed_configs(profile: str = "default", lams=None, gammas=None, **overrides) -> list:
-    """The weight-decay runs in the small-gamma regime (checks.wd_small_at) with data and init seeds base + 1 ...
-    base + WD_SEEDS - 1 (base: the overrides' data_seed, else the profile's), seeds outermost: claim-only runs of
-    C.wd.limits (no figure draws them). The base seed's lowest ratio sits on the edge of the band's margin, so one
-    seed cannot decide the verdict."""
-    lams, gammas = _given(lams, C.WD_LAMS), _given(gammas, C.WD_GAMMAS)
-    runs = _at_further_seeds(lambda **o: C.weight_decay_configs(profile, lams, gammas, **o), WD_SEEDS - 1, overrides)
-    return [c for c in runs if checks.wd_small_at(c.lam_eff, c.gamma, c.d_out)]
+def wd_seed_configs(configs: list) -> list:
+    """C.wd.limits's claim-only runs (no figure draws them): the small-gamma runs of the weight-decay chapter's
+    ``configs`` (checks.wd_small_at) at data and init seeds base + 1 ... base + WD_SEEDS - 1, seeds outermost.
+    The base seed's lowest ratio sits on the edge of the band's margin, so one seed cannot decide the verdict."""
+    return further_seeds([c for c in configs if checks.wd_small_at(c.lam_eff, c.gamma, c.d_out)], WD_SEEDS - 1)
 
 
-def _at_further_seeds(make, count: int, overrides: dict) -> list:
-    """``make(**overrides)``'s configs again at data and init seeds base + 1 ... base + ``count`` (base: the first
-    config's seeds), seeds outermost: a claim's runs at further seeds."""
-    overrides = {k: v for k, v in overrides.items() if v is not None}
-    base = make(**overrides)[0]
-    return [c for k in range(1, count + 1)
-            for c in make(**(overrides | {"data_seed": base.data_seed + k, "init_seed": base.init_seed + k}))]
-
-
-def _weight_decay_configs(profile: str, lams, gammas, overrides: dict) -> list:
-    """The figure's runs, then the claim-only seeds of C.wd.limits (last; see :func:`.figures.weight_decay_runs`)."""
-    return (C.weight_decay_configs(profile, _given(lams, C.WD_LAMS), _given(gammas, C.WD_GAMMAS), **overrides)
-            + wd_seed_configs(profile, lams, gammas, **overrides))
+def further_seeds(configs: list, count: int) -> list:
+    """``configs`` again at data and init seeds + 1 ... + ``count``, seeds outermost: a claim's runs at further
+    seeds."""
+    return [replace(c, data_seed=c.data_seed + k, init_seed=c.init_seed + k) for k in range(1, count + 1)
+            for c in configs]
 
 
 def weight_decay(profile: str = "default", lams=None, gammas=None, d_in=None, eta=None, data_seed=None,
                  init_seed=None, *, output_path=None) -> Run:
-    """One linear run per (λ, γ), then the small-γ runs at further seeds (claim-only runs of C.wd.limits, last;
-    the figure's runs are :func:`.figures.weight_decay_runs`)."""
+    """One linear run per (λ, γ); the small-γ runs at further seeds are its claim-only runs (C.wd.limits,
+    ``run.claim_histories``)."""
     overrides = _linear(d_in, eta, None, None, data_seed, init_seed)
-    return start(profile, {"profile": profile, "lams": lams, "gammas": gammas, **overrides},
-                 _weight_decay_configs(profile, lams, gammas, overrides), _weight_decay_configs("default", None, None, {}),
-                 output_path)
+    configs = C.weight_decay_configs(profile, _given(lams, C.WD_LAMS), _given(gammas, C.WD_GAMMAS), **overrides)
+    return with_claim_runs("paper_c/weight_decay", start(
+        profile, {"profile": profile, "lams": lams, "gammas": gammas, **overrides}, configs,
+        C.weight_decay_configs("default"), output_path))
 
 
 def d_out(profile: str = "default", d_outs=None, seeds=None, d_in=None, eta=None, *, output_path=None) -> Run:
@@ -103,7 +95,9 @@ def recorded(name: str) -> list[History]:
     return recorded_runs.load(full, recordings.RECORDINGS[full][1]()).histories
 
 
-def _noise_configs(profile: str, fractions, overrides: dict) -> list:
+def noise_configs(profile: str, fractions=None, overrides: dict | None = None) -> list:
+    """The label-noise chapter's runs: at lambda = NOISE_LAM per noise fraction, then the one at NOISE_FULL_LAM."""
+    overrides = overrides or {}
     return C.noise_configs(profile, _given(fractions, C.NOISE_FRACTIONS), **overrides) + [
         C.noise_full_config(profile, **overrides)]
 
@@ -114,27 +108,26 @@ def _noise_configs(profile: str, fractions, overrides: dict) -> list:
 TUNED_NOISE_SEEDS = 3
 
 
-def tuned_noise_seed_configs(profile: str = "default", **overrides) -> list:
-    """The run at sigma_n = sigma* with data and init seeds base + 1 ... base + TUNED_NOISE_SEEDS (base: the
-    overrides' data_seed, else the profile's)."""
-    return _at_further_seeds(lambda **o: C.noise_configs(profile, (1.0,), **o)[:1], TUNED_NOISE_SEEDS, overrides)
+def tuned_noise_seed_configs(configs: list) -> list:
+    """C.noise.tuned's claim-only runs: the label-noise chapter's run at sigma_n = sigma* (its ``configs``' first
+    run, at lambda = NOISE_LAM, with the noise tuned from its own settings as :func:`.config.noise_configs` tunes
+    it) at data and init seeds + 1 ... + TUNED_NOISE_SEEDS, whatever noise fractions the chapter was run with."""
+    from .theory import noise_for_simultaneous_crossing
 
-
-def _label_noise_configs(profile: str, fractions, overrides: dict) -> list:
-    """The figure's runs, then the claim-only seeds of C.noise.tuned (last; see :func:`.figures.label_noise_runs` and
-    :func:`.checks.tuned_noise_runs`)."""
-    return _noise_configs(profile, fractions, overrides) + tuned_noise_seed_configs(profile, **overrides)
+    base = configs[0]
+    sigma = noise_for_simultaneous_crossing(base.lam_eff, base.eta, base.eps, base.d_out)
+    return further_seeds([replace(base, label_noise=1.0 * sigma, grok_eps=())], TUNED_NOISE_SEEDS)
 
 
 def label_noise(profile: str = "default", fractions=None, d_in=None, eta=None, eps=None, data_seed=None,
                 init_seed=None, *, output_path=None) -> Run:
     """Label-noise runs at λ = 0.5 (σ_n = fraction × the rebuttal's σ*), then one at λ = 0.3 with σ*
-    from the book's full noise theory, then the claim-only seeds of C.noise.tuned (last; the figure's runs are
-    :func:`.figures.label_noise_runs`)."""
+    from the book's full noise theory; the run at σ* at further seeds is its claim-only run (C.noise.tuned,
+    ``run.claim_histories``)."""
     overrides = _linear(d_in, eta, eps, None, data_seed, init_seed)
-    return start(profile, {"profile": profile, "fractions": fractions, **overrides},
-                 _label_noise_configs(profile, fractions, overrides), _label_noise_configs("default", None, {}),
-                 output_path)
+    return with_claim_runs("paper_c/label_noise", start(
+        profile, {"profile": profile, "fractions": fractions, **overrides}, noise_configs(profile, fractions, overrides),
+        noise_configs("default"), output_path))
 
 
 def modadd_data_ratio(profile: str = "default", fractions=None, seeds=None, epochs=None, device=None, *,
@@ -144,29 +137,3 @@ def modadd_data_ratio(profile: str = "default", fractions=None, seeds=None, epoc
     configs = modadd.data_ratio_configs(profile, fractions, seeds, epochs, device)
     return start(profile, {"profile": profile, "fractions": fractions, "seeds": seeds, "epochs": epochs,
                            "device": device}, configs, modadd.data_ratio_configs("default"), output_path)
-
-
-def book_configs(profile: str = "default") -> list:
-    """Every run Part C's notebooks need (trained up front by ``make``): the linear estimators and
-    the MLP runs of the data-ratio chapter."""
-    runs = C.part_c_configs(profile) + tuned_noise_seed_configs(profile) + wd_seed_configs(profile)
-    return list(dict.fromkeys(runs)) + modadd.data_ratio_configs(profile)
-
-
-#: Figure name -> the default profile's configs it is drawn from.
-FIGURE_RUNS = {
-    "paper_c/loss_curves": lambda: C.curve_configs("default"),
-    "paper_c/agreement": lambda: C.curve_configs("default"),
-    "paper_c/grok_time": lambda: C.grok_time_configs("default"),
-    "paper_c/weight_decay": lambda: C.weight_decay_configs("default"),
-    "paper_c/d_out": lambda: C.d_out_configs("default"),
-    "paper_c/nets": lambda: C.net_configs("default"),
-    "paper_c/label_noise": lambda: _noise_configs("default", None, {}),
-    "paper_c/modadd_data_ratio": lambda: modadd.data_ratio_configs("default"),
-}
-
-
-def figure_numbers() -> dict:
-    """Figure name -> a function computing its regression numbers from the default profile's runs."""
-    return {name: (lambda name=name, configs=configs: figures.NUMBERS[name](run_all(configs(), progress=False)))
-            for name, configs in FIGURE_RUNS.items()}

@@ -1,7 +1,12 @@
 """Part B's claim-only runs: more data seeds and alphas that one claim reads, planned beside the notebooks' runs,
 trained up front with them, and never read by a figure (so no figure's numbers move)."""
 
-from grok_lib.paper_b import config, figures, setup
+from grok_lib import chapters
+from grok_lib.paper_b import config, setup
+
+
+def _chapter(stem):
+    return chapters.chapter("paper_b", stem)
 
 
 def _keys(configs):
@@ -9,34 +14,36 @@ def _keys(configs):
 
 
 def test_claim_configs_are_the_focus_run_at_more_seeds_and_the_clock_alphas():
-    sparse = setup.NOTEBOOK_CONFIGS["sparse_classification"]("default")
-    seeds = setup.claim_configs("sparse_classification", sparse)
+    sparse = _chapter("sparse_classification").runs("default")
+    seeds = _chapter("sparse_classification").claim_runs(sparse)
     focus = setup._focus_config(sparse)
     assert (focus.alpha, focus.weight_decay) == (sparse[-1].alpha, sparse[0].weight_decay)
     assert [c.data_seed for c in seeds] == list(range(focus.data_seed + 1, focus.data_seed + config.FIG1A_DATA_SEEDS))
     assert all(c == focus.__class__(**{**focus.to_dict(), "data_seed": c.data_seed}) for c in seeds)
 
-    modadd = setup.NOTEBOOK_CONFIGS["modular_addition"]("default")
-    extra = setup.claim_configs("modular_addition", modadd)
+    modadd = _chapter("modular_addition").runs("default")
+    extra = _chapter("modular_addition").claim_runs(modadd)
     n_seeds = len(config.seeds_of("modadd", "default"))
     assert len(extra) == n_seeds * len(config.CLOCK_ALPHAS)
     assert {c.alpha for c in extra} == set(config.CLOCK_ALPHAS)
     assert {c.weight_decay for c in extra} == {modadd[0].weight_decay}  # the alpha sweep's lambda
-    assert setup.claim_configs("matrix_completion", []) == []
+    assert _chapter("matrix_completion").claim_runs([]) == []
 
 
 def test_claim_runs_are_trained_up_front_and_read_by_no_figure():
-    book = _keys(setup.book_configs("default"))
+    book = _keys(chapters.book_configs("default", "paper_b"))
     figure_runs = set()
-    for stem in set(figures.NOTEBOOK_OF.values()):
-        figure_runs |= _keys(setup.NOTEBOOK_CONFIGS[stem]("default"))
-    for stem in setup.CLAIM_CONFIGS:
-        extra = _keys(setup.claim_configs(stem, setup.NOTEBOOK_CONFIGS[stem]("default")))
-        assert extra and extra <= book  # scripts/train_book_runs.py trains them
+    for c in chapters.chapters("paper_b"):
+        figure_runs |= _keys(c.runs("default"))
+    with_claims = [c for c in chapters.chapters("paper_b") if c.claim_runs(c.runs("default"))]
+    assert [c.stem for c in with_claims] == ["sparse_classification", "modular_addition"]
+    for c in with_claims:
+        extra = _keys(c.claim_runs(c.runs("default")))
+        assert extra <= book  # scripts/train_book_runs.py trains them
         assert not extra & figure_runs  # a figure's numbers never read them
 
 
 def test_a_rerun_that_already_has_a_clock_alpha_gets_no_duplicate():
-    configs = setup._modadd_configs("ci", alphas=[1.0, 10.0, config.CLOCK_ALPHAS[0]])
-    extra = setup.claim_configs("modular_addition", configs)
+    configs = setup.modadd_configs("ci", alphas=[1.0, 10.0, config.CLOCK_ALPHAS[0]])
+    extra = _chapter("modular_addition").claim_runs(configs)
     assert config.CLOCK_ALPHAS[0] not in {c.alpha for c in extra}

@@ -3,7 +3,7 @@ Paper A), so a change that moves a verdict fails CI; and the committed records a
 
 import pytest
 
-from grok_lib import claims
+from grok_lib import chapters, claims
 from grok_lib.paper_b import claims as claims_b, selection, setup
 from grok_lib.runs import run_all
 
@@ -15,10 +15,11 @@ RECORDED = {r["id"]: r["verdict"] for r in claims.load_records() if r["paper"] =
 @pytest.mark.train
 def test_default_profile_verdicts():
     def histories(stem):
-        return run_all(setup.NOTEBOOK_CONFIGS[stem]("default"), progress=False)
+        return run_all(chapters.chapter("paper_b", stem).runs("default"), progress=False)
 
     def claim_runs(stem):  # the claim-only runs (more seeds and alphas), as the notebook reads them
-        return run_all(setup.claim_configs(stem, setup.NOTEBOOK_CONFIGS[stem]("default")), progress=False)
+        chapter = chapters.chapter("paper_b", stem)
+        return run_all(chapter.claim_runs(chapter.runs("default")), progress=False)
 
     sparse, kr = histories("sparse_classification"), histories("kernel_vs_rich")
     alpha_sweep, lambda_sweep = selection.split_sparse(sparse)

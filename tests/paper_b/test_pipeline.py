@@ -11,7 +11,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import pytest  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
-from grok_lib import kinds, tables  # noqa: E402
+from grok_lib import chapters, kinds, tables  # noqa: E402
 from grok_lib.claims import VERDICTS, Result  # noqa: E402
 from grok_lib.paper_b import claims, figures, plots, selection, setup  # noqa: E402
 
@@ -31,23 +31,25 @@ def runs(tmp_path_factory):
 
 
 def test_setup_plans_the_notebooks_configs_and_book_configs_covers_them(runs):
-    book = setup.book_configs("ci")
+    book = chapters.book_configs("ci", "paper_b")
     for stem, run in runs.items():
-        assert run.configs == setup.NOTEBOOK_CONFIGS[stem]("ci"), stem
+        chapter = chapters.chapter("paper_b", stem)
+        assert run.configs == chapter.runs("ci"), stem
         assert not run.committed  # ci is not the book's settings: nothing of the book is written
         assert all(c in book for c in run.configs)
         assert len(run.histories) == len(run.configs)
-        extra = getattr(run, "claim_histories", [])  # claim-only runs: planned from the notebook's, kept apart
-        assert [h.config for h in extra] == [c.to_dict() for c in setup.claim_configs(stem, run.configs)]
+        # claim-only runs: planned from the notebook's, kept apart
+        assert [h.cfg for h in run.claim_histories] == chapter.claim_runs(run.configs)
     assert len(book) == len(set(map(repr, book)))
     assert {kinds.kind_of(c).name.split("+")[0] for c in book} == {
         "paper_b.sparse", "paper_b.misgrokking", "paper_b.matrix_completion", "paper_b.modadd", "paper_b.init_scale"}
 
 
 def test_every_figure_has_numbers_a_notebook_and_a_regression_entry(runs):
-    assert set(figures.NUMBERS) == set(figures.NOTEBOOK_OF) == set(setup.figure_numbers())
-    for name, reduce in figures.NUMBERS.items():
-        values = reduce(runs[figures.NOTEBOOK_OF[name]].histories)
+    declared = chapters.figures("paper_b")
+    assert set(declared) == set(chapters.figure_numbers("paper_b")) and len(declared) == 9
+    for name, (chapter, figure) in declared.items():
+        values = figure.numbers(runs[chapter.stem].histories)
         assert values and all(v is None or isinstance(v, (int, float)) for v in values.values()), name
 
 

@@ -6,7 +6,7 @@ import pytest
 from grok_lib import claims
 from grok_lib.paper_c import checks as CK
 from grok_lib.paper_c import claims as claims_c
-from grok_lib.paper_c import figures, thresholds as TH, setup
+from grok_lib.paper_c import thresholds as TH, setup
 
 #: The verdicts the book records for the default profile (book/claims/paper_c/*.json, written by the notebooks;
 #: the measured numbers are in each record): the one place a verdict is kept.
@@ -16,13 +16,13 @@ RECORDED = {r["id"]: r["verdict"] for r in claims.load_records() if r["paper"] =
 @pytest.mark.train
 def test_default_profile_verdicts():
     curves, times = setup.loss_curves().histories, setup.grok_time().histories
-    noise_runs, nets = setup.label_noise().histories, setup.nets().histories
-    noise = figures.label_noise_runs(noise_runs)
+    noise_run, nets = setup.label_noise(), setup.nets().histories
+    noise, wd = noise_run.histories, setup.weight_decay()
     results = [CK.evaluate_dynamics(curves), CK.evaluate_mp(curves), CK.evaluate_accuracy_law(curves),
                CK.evaluate_plateau(curves), CK.evaluate_formula(times),
-               CK.evaluate_divergence(times), CK.evaluate_weight_decay(setup.weight_decay().histories),
+               CK.evaluate_divergence(times), CK.evaluate_weight_decay(wd.histories + wd.claim_histories),
                CK.evaluate_d_out(setup.d_out().histories), CK.evaluate_two_layer(nets[0]),
-               CK.evaluate_tanh(nets[1]), CK.evaluate_noise(noise), CK.evaluate_tuned_noise(CK.tuned_noise_runs(noise_runs)),
+               CK.evaluate_tanh(nets[1]), CK.evaluate_noise(noise), CK.evaluate_tuned_noise(CK.tuned_noise_runs(noise + noise_run.claim_histories)),
                CK.evaluate_tuned_noise_full(noise[-1]), CK.evaluate_data_ratio(setup.modadd_data_ratio().histories)]
     # as the book records them: a verdict holds only where every measured arithmetic gives it
     got = {r.claim.id: r.verdict for r in claims.across_arithmetic(results)}

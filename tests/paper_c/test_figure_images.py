@@ -15,7 +15,7 @@ from grok_lib import provenance, style
 from grok_lib.history import History
 from grok_lib.paper_c import config as C, figures, modadd, plots
 from grok_lib.paper_c import simulate as sim
-from grok_lib.paper_c.setup import _noise_configs
+from grok_lib.paper_c.setup import noise_configs
 
 from image_compare import COMPARE, changed_style_is_caught
 
@@ -65,7 +65,7 @@ FIGURES = {
         train(C.weight_decay_configs("ci"))),
     "d_out": lambda: plots.figure_d_out(**figures.d_out_data(train(C.d_out_configs("ci")))),
     "nets": lambda: plots.figure_nets(train(C.net_configs("ci"))),
-    "label_noise": lambda: plots.figure_label_noise(train(_noise_configs("ci", None, {}))),
+    "label_noise": lambda: plots.figure_label_noise(train(noise_configs("ci"))),
     "modadd_data_ratio": lambda: (lambda hs: plots.figure_data_ratio(hs, modadd.measure_data_ratio(hs)))(
         data_ratio_runs()),
 }

@@ -203,7 +203,6 @@ def test_weight_decay_seeds_are_graded_whatever_their_order():
 
 def test_the_weight_decay_page_reads_the_seeds():
     hs = _wd_seed(0, 0.95) + _wd_seed(1, 0.79, 0.96) + _wd_seed(2, 0.9)  # seed 1: off the band, spread 1.22
-    assert figures.weight_decay_runs(hs) == hs[:3]
     rows = figures.weight_decay_seed_table(hs)
     assert [(r["seed"], r["lowest ratio"], r["verdict"]) for r in rows] == [
         (0, 0.95, "reproduced"), (1, 0.79, "partly"), (2, 0.9, "reproduced")]
@@ -218,20 +217,19 @@ def test_the_weight_decay_page_reads_the_seeds():
 
 
 def test_the_weight_decay_seeds_are_trained_with_the_book_and_drawn_in_no_figure():
-    from grok_lib.paper_c import setup
+    from grok_lib import chapters
 
-    extra = setup.wd_seed_configs("default")
-    figure = cc.weight_decay_configs("default")
+    chapter = chapters.chapter("paper_c", "weight_decay")
+    figure = chapter.runs("default")
+    extra = chapter.claim_runs(figure)
     small = [c for c in figure if CK.wd_small_at(c.lam_eff, c.gamma, c.d_out)]
     assert len(small) == 5 and len(extra) == (TH.WD_SEEDS - 1) * len(small)
-    assert all(c in setup.book_configs("default") for c in extra)
-    assert not any(c in configs() for c in extra for configs in setup.FIGURE_RUNS.values())
+    assert all(c in chapters.book_configs("default") for c in extra)
+    assert not any(c in ch.runs("default") for c in extra for ch in chapters.chapters("paper_c"))
     # the same runs as the book's small-gamma ones, at seeds 1 and 2 of both the data and the initialisation
     assert {(c.data_seed, c.init_seed) for c in extra} == {(1, 1), (2, 2)}
     for k in (1, 2):
         assert [replace(c, data_seed=0, init_seed=0) for c in extra if c.data_seed == k] == small
-    # a notebook's own base seed moves them along
-    assert {c.data_seed for c in setup.wd_seed_configs("default", data_seed=5)} == {6, 7}
 
 
 def test_the_exact_gamma_plateau_tends_to_the_formula_as_gamma_goes_to_zero():
@@ -296,23 +294,26 @@ def test_second_layer_gram_starts_at_the_initialisation_and_grows():
     assert len(gram) == 201 and gram[-1] > gram[0]
 
 
-def test_the_label_noise_runs_split_into_the_figures_and_the_tuned_seeds():
+def test_the_tuned_noise_runs_are_the_sigma_star_run_and_its_further_seeds():
     def run(seed, lam, sigma):
         return History(steps=np.array([0]), metrics={}, config={"data_seed": seed, "lam": lam, "label_noise": sigma})
 
     hs = [run(0, 0.5, 0.0), run(0, 0.5, 0.007), run(0, 0.5, 0.015), run(0, 0.3, 0.018), run(1, 0.5, 0.015),
           run(2, 0.5, 0.015)]
-    assert figures.label_noise_runs(hs) == hs[:4]
     assert CK.tuned_noise_runs(hs) == [hs[2], hs[4], hs[5]]
 
 
 def test_the_claim_only_seeds_are_trained_with_the_book_and_drawn_in_no_figure():
+    from grok_lib import chapters
     from grok_lib.paper_c import setup
 
-    extra = setup.tuned_noise_seed_configs("default")
-    assert len(extra) == setup.TUNED_NOISE_SEEDS and all(c in setup.book_configs("default") for c in extra)
-    assert not any(c in configs() for c in extra for configs in setup.FIGURE_RUNS.values())
+    chapter = chapters.chapter("paper_c", "label_noise")
+    extra = chapter.claim_runs(chapter.runs("default"))
+    assert len(extra) == setup.TUNED_NOISE_SEEDS and all(c in chapters.book_configs("default") for c in extra)
+    assert not any(c in ch.runs("default") for c in extra for ch in chapters.chapters("paper_c"))
     assert {c.label_noise for c in extra} == {cc.noise_configs("default", (1.0,))[0].label_noise}
+    # whatever fractions a rerun gives, the claim's runs are at sigma* (fraction 1)
+    assert setup.tuned_noise_seed_configs(setup.noise_configs("default", (0.0, 0.5))) == extra
 
 
 def test_an_empty_window_counts_against_a_claim():

@@ -141,11 +141,3 @@ def dln_separation(histories: Sequence[History]) -> dict[str, float | None]:
             if name.startswith("T_") or name in ("final loss", "final gap"):
                 values[f"{_dln_tag(h)}/{name.replace(' ', '_')}"] = none_if_nan(float(v))
     return values
-
-
-#: Figure name -> its regression reduction (the default profile's deep-linear sweep feeds each).
-NUMBERS = {
-    "paper_a/dln_fast_clock": dln_fast_clock,
-    "paper_a/dln_slow_clock": dln_slow_clock,
-    "paper_a/dln_separation": dln_separation,
-}
