@@ -17,6 +17,7 @@ read a part's modules by name):
 - :mod:`grok_lib.clocks`          generic clocks: first crossings, T_cls, the grokking epoch
 - :mod:`grok_lib.fits`            least-squares line and power-law fits with uncertainties
 - :mod:`grok_lib.claims`          claims, results, verdict helpers and the claim records
+- :mod:`grok_lib.envelope_verdicts` the book's verdicts held against the same claims in other arithmetic
 - :mod:`grok_lib.figure_numbers`  figure regression of the numbers behind a figure
 - :mod:`grok_lib.recorded`        recorded runs: long runs computed once, committed, checked against today's code
 - :mod:`grok_lib.provenance`      the figure manifest and the caption under each figure

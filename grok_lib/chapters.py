@@ -24,7 +24,7 @@ from typing import Callable, Optional
 from .paths import parts
 
 
-def _no_claim_runs(configs: list) -> list:
+def no_claim_runs(configs: list) -> list:
     return []
 
 
@@ -41,7 +41,7 @@ class Chapter:
     notebook: str  # "notebooks/<part>/<stem>.ipynb"
     runs: Callable[[str], list]  # profile -> the configs its setup call plans with no overrides
     figures: tuple[Figure, ...]
-    claim_runs: Callable[[list], list] = _no_claim_runs  # its runs' configs -> configs one claim reads, no figure
+    claim_runs: Callable[[list], list] = no_claim_runs  # its runs' configs -> configs one claim reads, no figure
 
     @property
     def stem(self) -> str:
@@ -109,11 +109,16 @@ def figure_numbers(part: Optional[str] = None) -> dict[str, Callable[[], dict]]:
     """Figure name -> a function computing its key numbers from the default profile's runs (or its recorded sets)."""
     from .runs import run_all
 
+    declared = figures(part)
+    runs: dict[str, list] = {}  # a chapter's default histories, read once for all its figures (they only read them)
+
     def compute(name: str) -> dict:
-        c, f = figures(part)[name]
+        c, f = declared[name]
         if f.sets:
             load = _module(name.split("/", 1)[0]).load_set
             return f.numbers(*(load(s) for s in f.sets))
-        return f.numbers(run_all(c.runs("default"), progress=False))
+        if c.notebook not in runs:
+            runs[c.notebook] = run_all(c.runs("default"), progress=False)
+        return f.numbers(runs[c.notebook])
 
-    return {name: (lambda name=name: compute(name)) for name in figures(part)}
+    return {name: (lambda name=name: compute(name)) for name in declared}

@@ -10,7 +10,6 @@ report page is generated from the records.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -98,117 +97,10 @@ def across_seeds(per_seed: Sequence[Sequence[Result]], seeds: Sequence[int]) -> 
     return out
 
 
-def grading(claim: Claim | dict) -> str:
-    """A fingerprint of how ``claim`` (a :class:`Claim` or a record) is graded: its measure and its tolerance,
-    into which the check's constants are formatted. A verdict measured in other arithmetic under another
-    grading says nothing of this one: :func:`across_arithmetic` compares only verdicts measured under the
-    claim's current grading (``book/envelope.json`` keeps, per variant, the grading each verdict was measured
-    under; ``scripts/measure_envelope.py --regrade`` measures this machine's variants again after a re-grade)."""
-    measure, tolerance = (claim["measure"], claim["tolerance"]) if isinstance(claim, dict) else (claim.measure,
-                                                                                                 claim.tolerance)
-    return hashlib.sha256(f"{measure}\n{tolerance}".encode()).hexdigest()[:12]
-
-
-def book_machine_variants(measured: dict) -> dict[str, dict]:
-    """The envelope's variants of the book's own machine, name -> {"arithmetic", "verdicts", "grading"}. Those
-    measured on another machine ("machine": --here) are held against the book's verdicts by
-    tests/test_arithmetic.py instead, since the book can only be re-executed on its machine: one that
-    contradicted a verdict would be counted here and the book re-executed there."""
-    return {name: {"arithmetic": v["arithmetic"], "verdicts": measured["verdicts"][name],
-                   "grading": measured.get("grading", {}).get(name, {})}
-            for name, v in measured.get("variants", {}).items() if "machine" not in v}
-
-
-def current_verdicts(variants: dict[str, dict], key: str, fingerprint: str) -> dict[str, str]:
-    """Of ``variants`` (name -> {"verdicts", "grading"}), the verdicts of claim ``key`` (``id|setting``) that
-    were measured under the grading ``fingerprint`` (:func:`grading`), by variant name."""
-    return {name: v["verdicts"][key] for name, v in variants.items()
-            if key in v["verdicts"] and v.get("grading", {}).get(key) == fingerprint}
-
-
-def across_arithmetic(results: Sequence[Result], setting: str = "default", envelope: Path | None = None) -> list[Result]:
-    """``results`` of the book's own settings held against the same claims in the arithmetic variants of one
-    machine (the envelope's verdicts, :data:`grok_lib.paths.ENVELOPE`): a verdict holds only where every
-    measured arithmetic gives it too (a run that groks turns last-bit differences into other epochs);
-    where one does not, the verdict is "partly", the measured text says which arithmetic gave what, and
-    the verdict of this arithmetic alone is kept as ``verdict_here``. Only verdicts measured under the claim's
-    current grading count; where a variant's verdict was measured under an older grading, the measured text
-    says that this arithmetic's verdict is not yet checked there."""
-    try:
-        measured = json.loads((envelope or paths.ENVELOPE).read_text())
-    except FileNotFoundError:
-        return list(results)
-    mine = book_machine_variants(measured)
-    kernels = {name: "MKL {mkl_cbwr}, ATen {aten}, OpenBLAS {openblas_core}".format(**v["arithmetic"])
-               for name, v in mine.items()}
-    out = []
-    for r in results:
-        key = f"{r.claim.id}|{setting}"
-        seen = current_verdicts(mine, key, grading(r.claim))
-        stale = [name for name, v in mine.items() if key in v["verdicts"] and name not in seen]
-        measured_text = r.measured
-        if stale:
-            measured_text += (f" (re-graded: its verdict in {len(stale)} of this machine's other arithmetic variants is "
-                              f"not yet measured under this grading)")
-        other = {name: v for name, v in seen.items() if v != r.verdict}
-        if not other:
-            out.append(Result(r.claim, measured_text, r.verdict) if stale else r)
-            continue
-        said = "; ".join(f"{v} in {kernels.get(name, name)}" for name, v in other.items())
-        out.append(Result(r.claim, f"{measured_text}. In other arithmetic on the same machine the verdict is {said} "
-                                   f"(book/envelope.json): it does not survive the last bits of the arithmetic, so partly",
-                          "partly", verdict_here=r.verdict))
-    return out
-
-
-def measured_here(ids: Sequence[str], setting: str = "default", envelope: Path | None = None) -> set[str]:
-    """Of the claim ``ids`` (at ``setting``), those whose verdict under the grading the committed records hold
-    has been measured in the arithmetic of this machine's CPU vendor: all of them in the book's own arithmetic
-    (the exact tier); elsewhere, those that one of the envelope's variants of this vendor measured under that
-    grading. A claim re-graded since ``measure_envelope.py --here`` last ran on this vendor is not yet compared
-    here: its verdict in this arithmetic is unknown until it runs there again."""
-    from . import arithmetic
-
-    if arithmetic.tier() == "exact":
-        return set(ids)
-    measured = json.loads((envelope or paths.ENVELOPE).read_text())
-    vendor = arithmetic.cpu_vendor()
-    ours = [n for n, v in measured["variants"].items() if v.get("machine", measured["book"]["vendor"]) == vendor]
-    records = {r["id"]: r for r in load_records(setting=setting)}
-    graded = measured.get("grading", {})
-    return {i for i in ids if i in records
-            and any(graded.get(n, {}).get(f"{i}|{setting}") == grading(records[i]) for n in ours)}
-
-
 #: The setting of the book's own runs (the default profile). A notebook may also record its claims
 #: at other settings (Paper A: the paper's settings, from recorded runs; the spread over seeds):
 #: ``<source>@<setting>.json``, each row with its ``setting``; the claims report shows them as columns.
 DEFAULT_SETTING = "default"
-
-
-def arithmetic_coverage(records: Sequence[dict], envelope: Path | None = None) -> str:
-    """Markdown: in which arithmetic the recorded verdicts were also measured (``book/envelope.json``), and, per
-    machine, the claims re-graded since their verdicts there were measured (compared there again only after the
-    envelope script measures them: ``--regrade`` on the book's machine, ``--here`` on another)."""
-    try:
-        measured = json.loads((envelope or paths.ENVELOPE).read_text())
-    except FileNotFoundError:
-        return "No other arithmetic is measured (`book/envelope.json` is missing)."
-    machines: dict[str, list[str]] = {}
-    for name, v in measured["variants"].items():
-        machines.setdefault(v.get("machine", measured["book"]["vendor"]), []).append(name)
-    lines = []
-    for vendor, names in machines.items():
-        stale = sorted({r["id"] for r in records for n in names
-                        if measured.get("grading", {}).get(n, {}).get(f"{r['id']}|{r['setting']}") != grading(r)})
-        where = "the book's machine" if vendor == measured["book"]["vendor"] else "a second machine"
-        line = f"- **{vendor}** ({where}): {len(names)} arithmetic variants; "
-        line += ("every verdict measured under its current grading." if not stale else
-                 f"re-graded or newly recorded (a new setting) since their verdicts there were measured, so not "
-                 f"yet compared there: "
-                 f"{', '.join(f'`{i}`' for i in stale)}.")
-        lines.append(line)
-    return "\n".join(lines)
 
 
 def weakest(verdicts: Sequence[str]) -> str:

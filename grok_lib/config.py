@@ -79,22 +79,23 @@ def resolve_device(requested: str) -> str:
 def given_overrides(cls, overrides: dict) -> dict:
     """The overrides that are set (None means: keep the profile's value); an unknown name is a ConfigError."""
     given = {k: v for k, v in overrides.items() if v is not None}
-    known = {f.name for f in fields(cls)}
-    unknown = sorted(set(given) - known)
-    if unknown:
-        raise ConfigError(f"unknown parameter(s) {', '.join(unknown)}; allowed: {', '.join(sorted(known))}")
+    _need_known(cls, given, "")
     return given
+
+
+def _need_known(cls, names, of: str) -> None:
+    """A ConfigError naming the allowed fields if ``names`` has one that ``cls`` lacks (``of``: " for X" or "")."""
+    known = {f.name for f in fields(cls)}
+    unknown = sorted(set(names) - known)
+    if unknown:
+        raise ConfigError(f"unknown parameter(s) {', '.join(unknown)}{of}; allowed: {', '.join(sorted(known))}")
 
 
 def from_dict(cls, data: dict):
     """The ``cls`` config of a plain dict (a history's or a manifest's: JSON gives lists where a frozen
     config keeps tuples); an unknown name is a ConfigError naming the allowed ones, and the values
     are checked as any config's are."""
-    known = {f.name for f in fields(cls)}
-    unknown = sorted(set(data) - known)
-    if unknown:
-        raise ConfigError(f"unknown parameter(s) {', '.join(unknown)} for {cls.__name__}; "
-                          f"allowed: {', '.join(sorted(known))}")
+    _need_known(cls, data, f" for {cls.__name__}")
     return cls(**{k: _frozen(v) for k, v in data.items()})
 
 

@@ -90,9 +90,9 @@ def legible(fig) -> str:
 
     w, h = fig.get_size_inches()
     if w <= COLUMN_MAX_IN:
-        layout, px = "column", COLUMN_PX
+        layout = "column"
     else:
-        layout, px = "wide", WIDE_PX
+        layout = "wide"
         if w > WIDE_MAX_IN:
             fig.set_size_inches(WIDE_MAX_IN, h * math.sqrt(WIDE_MAX_IN / w))
     need = min_font_pt(fig.get_size_inches()[0], layout)

@@ -38,7 +38,8 @@ from pathlib import Path
 from typing import Optional, Sequence
 
 from . import arithmetic
-from .claims import DEFAULT_SETTING, Result, across_arithmetic, format_results, save_records
+from .claims import DEFAULT_SETTING, Result, format_results, save_records
+from .envelope_verdicts import across_arithmetic
 from .config import ConfigError
 from .history import History
 from .plans import plan, run_key

@@ -9,7 +9,6 @@ the notebook, the parameters it ran with and the exact library code.
 from __future__ import annotations
 
 import subprocess
-from pathlib import Path
 
 from . import __version__, paths
 from .code_version import LIBRARY, git_commit, library_files, library_hash  # noqa: F401  (re-exported)
@@ -73,15 +72,6 @@ def _figures_module(name: str):
     return importlib.import_module(f"{__package__}.{part}.figures")
 
 
-def recorded_sets(name: str) -> tuple[str, ...]:
-    """The sets figure ``name`` is drawn from, if it is drawn from recorded runs (its declaration's ``sets``:
-    short set names under ``recorded/<part>/``, ``default`` for the default profile's own runs); () for a
-    figure of the notebook's own runs."""
-    from .chapters import recorded_sets
-
-    return recorded_sets(name)
-
-
 def _setting(value) -> str:
     """A config value as a caption shows it: 15,000; 0.3; unordered."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
@@ -107,6 +97,8 @@ def recorded_source(name: str) -> str | None:
     `paper_a/paper_unordered` and `paper_a/paper_ordered` (in `recorded/`; trained on ...), at the `paper`
     profile's settings: the default profile's but epochs 15,000, width 512, and for `paper_a/paper_ordered`
     also split ordered, train_frac 0.3"."""
+    from .chapters import recorded_sets
+
     sets = recorded_sets(name)
     if not sets:
         return None

@@ -64,6 +64,19 @@ def definitions() -> dict:
     return out
 
 
+def part_set(part: str, name: str) -> list[History]:
+    """The histories of ``part``'s recorded set ``name`` (a short name: ``mc_paper`` for ``paper_b/mc_paper``),
+    checked against its definition; an unknown name is a RecordingError naming the part's sets."""
+    from importlib import import_module
+
+    sets = import_module(f"grok_lib.{part}.recordings").RECORDINGS
+    full = f"{part}/{name}"
+    if full not in sets:
+        names = ", ".join(n.split("/", 1)[1] for n in sets)
+        raise RecordingError(f"name must be one of {names}, got {name!r}")
+    return load(full, sets[full][1]()).histories
+
+
 class RecordingError(ConfigError):
     """A recorded set is missing, damaged, or does not match the code that reads it."""
 

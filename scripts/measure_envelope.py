@@ -198,11 +198,11 @@ def book_verdicts() -> dict:
 
 
 def book_gradings() -> dict:
-    """Each claim's grading as the committed records hold it (``id|setting`` -> :func:`grok_lib.claims.grading`):
+    """Each claim's grading as the committed records hold it (``id|setting`` -> :func:`grok_lib.envelope_verdicts.grading`):
     what the verdicts measured now are measured under."""
-    from grok_lib import claims
+    from grok_lib import claims, envelope_verdicts
 
-    return {f"{r['id']}|{r['setting']}": claims.grading(r) for r in claims.load_records(setting=None)}
+    return {f"{r['id']}|{r['setting']}": envelope_verdicts.grading(r) for r in claims.load_records(setting=None)}
 
 
 def kernels(facts: dict) -> tuple:
@@ -212,14 +212,15 @@ def kernels(facts: dict) -> tuple:
     return facts["vendor"], facts["mkl_cbwr"], facts["aten"], facts["openblas_core"]
 
 
-def stale_sources(envelope: dict, name: str) -> list[str]:
+def stale_sources(envelope: dict, name: str, records: list[dict] | None = None) -> list[str]:
     """The notebooks (sources such as ``paper_c/weight_decay``) holding a claim whose verdict in variant ``name``
-    was measured under another grading than the records' (or not at all)."""
-    from grok_lib import claims
+    was measured under another grading than the records' (or not at all); ``records``: the committed claim
+    records, read here if not given."""
+    from grok_lib import claims, envelope_verdicts
 
     graded = envelope.get("grading", {}).get(name, {})
-    return sorted({r["source"] for r in claims.load_records(setting=None)
-                   if graded.get(f"{r['id']}|{r['setting']}") != claims.grading(r)})
+    return sorted({r["source"] for r in (claims.load_records(setting=None) if records is None else records)
+                   if graded.get(f"{r['id']}|{r['setting']}") != envelope_verdicts.grading(r)})
 
 
 def regrade(only: list[str] | None = None) -> int:
@@ -231,7 +232,7 @@ def regrade(only: list[str] | None = None) -> int:
     variant, and its tolerance in other arithmetic is their largest spread.
     Variants measured on another machine keep theirs, with the grading they were measured under: until --here
     runs there again, tests there compare only the claims whose grading they measured
-    (:func:`grok_lib.claims.measured_here`). Then `make notebooks` (a variant that disagrees makes a verdict
+    (:func:`grok_lib.envelope_verdicts.measured_here`). Then `make notebooks` (a variant that disagrees makes a verdict
     "partly")."""
     from grok_lib import arithmetic
 
@@ -240,8 +241,11 @@ def regrade(only: list[str] | None = None) -> int:
                  f"(book/arithmetic.json): this process computes in {arithmetic.summary()}")
     from grok_lib import recorded
 
+    from grok_lib import claims
+
     envelope = json.loads(OUT.read_text())
     gradings = book_gradings()
+    records = claims.load_records(setting=None)  # once: every variant's stale notebooks are read off them
     new_sets = sorted(n for n in set(recorded.definitions()) - set(envelope["prefix"])  # recorded since the envelope
                       if (recorded.set_dir(n) / "manifest.json").exists())
     samples = []
@@ -249,7 +253,7 @@ def regrade(only: list[str] | None = None) -> int:
     for name, variant in envelope["variants"].items():
         if "machine" in variant:
             continue
-        sources = [s for s in stale_sources(envelope, name) if not only or s in only]
+        sources = [s for s in stale_sources(envelope, name, records) if not only or s in only]
         sets = new_sets
         if not sources and not sets:
             print(f"variant {name}: every verdict measured under the current grading", flush=True)
@@ -401,6 +405,7 @@ def main() -> int:
     if len(set(ids)) < len(ids):
         ap.error(f"two variants computed in the same arithmetic: {ids}")
     book = figure_values()
+    gradings = book_gradings()
     envelope = {
         "about": "The spread of the book's numbers across the arithmetic variants of one machine "
                  "(scripts/measure_envelope.py); what tests compare with in other arithmetic.",
@@ -410,7 +415,7 @@ def main() -> int:
                     for fig in book},
         "prefix": prefix_tolerance([prefixes()] + [s["prefix"] for s in samples.values()]),
         "verdicts": {"book": book_verdicts()} | {n: s["verdicts"] for n, s in samples.items()},
-        "grading": {n: book_gradings() for n in samples},
+        "grading": {n: dict(gradings) for n in samples},
     }
     write_envelope(envelope)
     envelope["lr_1pct"] = lr_check(envelope["figures"])

@@ -34,7 +34,8 @@ import papermill as pm
 
 from grok_lib import paths
 from grok_lib.arithmetic import arithmetic_id
-from grok_lib.claims import RECORDS, book_machine_variants
+from grok_lib.claims import RECORDS
+from grok_lib.envelope_verdicts import book_machine_variants
 from grok_lib.recorded import RECORDED
 from grok_lib.provenance import library_hash, load_manifest
 
@@ -43,7 +44,7 @@ FINGERPRINT = "grok_fingerprint"
 
 @functools.lru_cache(maxsize=1)
 def _variants_of_the_book_machine() -> str:
-    """What claims.across_arithmetic reads of the envelope (read once: the file is large and every notebook's
+    """What envelope_verdicts.across_arithmetic reads of the envelope (read once: the file is large and every notebook's
     fingerprint needs it)."""
     if not paths.ENVELOPE.exists():
         return ""
@@ -53,7 +54,7 @@ def _variants_of_the_book_machine() -> str:
 def fingerprint(path: Path) -> str:
     """What a notebook's outputs depend on: its cells' sources, the library code, the recorded runs
     (their manifests hold every file's checksum), the verdicts of the envelope's variants (a verdict holds
-    only where they agree: claims.across_arithmetic), and (for the claims report, which reads them) the
+    only where they agree: envelope_verdicts.across_arithmetic), and (for the claims report, which reads them) the
     claim records."""
     h = hashlib.sha256()
     for cell in json.loads(path.read_text())["cells"]:

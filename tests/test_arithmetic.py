@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from grok_lib import arithmetic, claims, figure_numbers, paths, recorded
+from grok_lib import arithmetic, claims, envelope_verdicts, figure_numbers, paths, recorded
 from grok_lib.plans import run_key
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -147,17 +147,17 @@ def test_the_envelope_covers_every_figure_and_every_verdict_agrees():
     assert all(v["verdicts"].keys() <= book.keys() for n, v in variants.items() if n in elsewhere)
     mine = {n: v for n, v in variants.items() if n not in elsewhere}
     # the book's verdict is the one every arithmetic of its machine gives under the claim's current grading,
-    # else partly (claims.across_arithmetic); a verdict measured under an older grading is not compared
+    # else partly (envelope_verdicts.across_arithmetic); a verdict measured under an older grading is not compared
     records = {f"{r['id']}|{r['setting']}": r for r in claims.load_records(setting=None)}
     assert records.keys() == book.keys()
     for key, here in book.items():
-        graded = claims.grading(records[key])
-        seen = claims.current_verdicts(mine, key, graded)
+        graded = envelope_verdicts.grading(records[key])
+        seen = envelope_verdicts.current_verdicts(mine, key, graded)
         robust = here if all(v == here for v in seen.values()) else "partly"
         assert records[key]["verdict"] == robust, (key, here, seen)
         assert records[key].get("verdict_here", records[key]["verdict"]) == here, key
         # another machine's arithmetic may not contradict a verdict the book states as holding
-        there = claims.current_verdicts({n: variants[n] for n in elsewhere}, key, graded)
+        there = envelope_verdicts.current_verdicts({n: variants[n] for n in elsewhere}, key, graded)
         contradicted = {n: v for n, v in there.items() if v != robust}
         assert robust == "partly" or not contradicted, (key, robust, contradicted)
 
@@ -165,11 +165,11 @@ def test_the_envelope_covers_every_figure_and_every_verdict_agrees():
 def test_a_variant_verdict_counts_only_under_the_grading_it_was_measured_under():
     claim = claims.Claim("X.y.z", "X", "statement", "measure", "tolerance")
     regraded = claims.Claim("X.y.z", "X", "statement", "measure", "a stricter tolerance")
-    assert claims.grading(claim) != claims.grading(regraded)
-    assert claims.grading(claim) == claims.grading({"measure": "measure", "tolerance": "tolerance"})
-    variants = {"v": {"verdicts": {"X.y.z|default": "partly"}, "grading": {"X.y.z|default": claims.grading(claim)}}}
-    assert claims.current_verdicts(variants, "X.y.z|default", claims.grading(claim)) == {"v": "partly"}
-    assert claims.current_verdicts(variants, "X.y.z|default", claims.grading(regraded)) == {}
+    assert envelope_verdicts.grading(claim) != envelope_verdicts.grading(regraded)
+    assert envelope_verdicts.grading(claim) == envelope_verdicts.grading({"measure": "measure", "tolerance": "tolerance"})
+    variants = {"v": {"verdicts": {"X.y.z|default": "partly"}, "grading": {"X.y.z|default": envelope_verdicts.grading(claim)}}}
+    assert envelope_verdicts.current_verdicts(variants, "X.y.z|default", envelope_verdicts.grading(claim)) == {"v": "partly"}
+    assert envelope_verdicts.current_verdicts(variants, "X.y.z|default", envelope_verdicts.grading(regraded)) == {}
 
 
 def test_across_arithmetic_ignores_verdicts_of_an_older_grading(tmp_path):
@@ -180,10 +180,10 @@ def test_across_arithmetic_ignores_verdicts_of_an_older_grading(tmp_path):
     envelope.write_text(json.dumps({
         "variants": {"native": {"arithmetic": arith, "env": {}}},
         "verdicts": {"native": {"X.y.z|default": "partly"}},
-        "grading": {"native": {"X.y.z|default": claims.grading(claim)}}}))
-    [same] = claims.across_arithmetic([claims.Result(claim, "m", "reproduced")], envelope=envelope)
+        "grading": {"native": {"X.y.z|default": envelope_verdicts.grading(claim)}}}))
+    [same] = envelope_verdicts.across_arithmetic([claims.Result(claim, "m", "reproduced")], envelope=envelope)
     assert same.verdict == "partly" and same.verdict_here == "reproduced"
-    [later] = claims.across_arithmetic([claims.Result(regraded, "m", "reproduced")], envelope=envelope)
+    [later] = envelope_verdicts.across_arithmetic([claims.Result(regraded, "m", "reproduced")], envelope=envelope)
     assert later.verdict == "reproduced" and "not yet measured under this grading" in later.measured
 
 
@@ -230,13 +230,13 @@ def test_another_vendor_compares_only_the_claims_it_measured_as_graded_now(tmp_p
     envelope.write_text(json.dumps({
         "book": {"vendor": "AuthenticAMD"},
         "variants": {"native": {}, "GenuineIntel_pinned": {"machine": "GenuineIntel"}},
-        "grading": {"native": {"X.a|default": claims.grading(record), "X.b|default": claims.grading(regraded)},
-                    "GenuineIntel_pinned": {"X.a|default": claims.grading(record),
-                                            "X.b|default": claims.grading({"measure": "m", "tolerance": "t"})}}}))
+        "grading": {"native": {"X.a|default": envelope_verdicts.grading(record), "X.b|default": envelope_verdicts.grading(regraded)},
+                    "GenuineIntel_pinned": {"X.a|default": envelope_verdicts.grading(record),
+                                            "X.b|default": envelope_verdicts.grading({"measure": "m", "tolerance": "t"})}}}))
     monkeypatch.setattr(arithmetic, "tier", lambda: "envelope")
     monkeypatch.setattr(arithmetic, "cpu_vendor", lambda: "GenuineIntel")
-    assert claims.measured_here(["X.a", "X.b"], envelope=envelope) == {"X.a"}  # X.b re-graded since --here ran
+    assert envelope_verdicts.measured_here(["X.a", "X.b"], envelope=envelope) == {"X.a"}  # X.b re-graded since --here ran
     monkeypatch.setattr(arithmetic, "cpu_vendor", lambda: "AuthenticAMD")
-    assert claims.measured_here(["X.a", "X.b"], envelope=envelope) == {"X.a", "X.b"}
+    assert envelope_verdicts.measured_here(["X.a", "X.b"], envelope=envelope) == {"X.a", "X.b"}
     monkeypatch.setattr(arithmetic, "tier", lambda: "exact")
-    assert claims.measured_here(["X.a", "X.b"], envelope=envelope) == {"X.a", "X.b"}
+    assert envelope_verdicts.measured_here(["X.a", "X.b"], envelope=envelope) == {"X.a", "X.b"}

@@ -20,7 +20,7 @@ from . import geometry
 from .clocks import T_REP_FRACTION, t_rep_srank
 from .dln.claims import CLAIMS as DLN_CLAIMS
 from .figures import gradient_ratios, polygon_reading, reduction_to_end
-from .relu_reduction import FROZEN_CHURN, churn_rate, frozen_epoch
+from .relu_reduction import FROZEN_CHURN, churn_rate
 from .robustness import (FIT_EPS_GRID, FROZEN_CHURN_GRID, GROK_ACC_GRID, RATIO_EPS_GRID, T_REP_FRACTION_GRID,
                          by_weight_decay, frozen_grid, grok_grid, head_share_by_phase, ratio_grid)
 

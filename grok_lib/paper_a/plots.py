@@ -93,10 +93,10 @@ def draw_architecture(ax, p: int, d_embed: int, width: int) -> None:
 
 def figure1(histories: Sequence[History]):
     """Paper A, Figure 1: the model sketch (a) above the loss (b) and accuracy (c) curves."""
-    cfg = histories[0].config
+    cfg = histories[0].cfg
     fig = plt.figure(figsize=(12, 7.4), layout="constrained")
     top, bottom = fig.subfigures(2, 1, height_ratios=[0.8, 1.2])
-    draw_architecture(top.subplots(), cfg["p"], cfg["d_embed"], cfg["width"])
+    draw_architecture(top.subplots(), cfg.p, cfg.d_embed, cfg.width)
     ax_loss, ax_acc = bottom.subplots(1, 2)
     plot_loss_curves(ax_loss, histories)
     ax_loss.set_title("(b) cross-entropy", loc="left")

@@ -60,8 +60,8 @@ def reduction_error(history: History, pattern_step: int, weight_step: int) -> di
     logits against the real network's, and the fraction of training pairs on which both
     predict the same class.
     """
-    cfg = history.config
-    train, _ = make_split(cfg["p"], cfg["train_frac"], cfg["data_seed"], cfg.get("split", "unordered"))
+    cfg = history.cfg
+    train, _ = make_split(cfg.p, cfg.train_frac, cfg.data_seed, cfg.split)
     pattern = _preactivation(_weights(history, pattern_step), train.a, train.b) > 0
     w = _weights(history, weight_step)
     pre = _preactivation(w, train.a, train.b)

@@ -12,9 +12,7 @@ from __future__ import annotations
 from .. import recorded as recorded_runs
 from ..history import History
 from ..notebook import Run, start
-from ..runs import run_all
-from . import config, figures, recordings
-from .dln import figures as dln_figures
+from . import config
 from .dln import config as dln_config
 
 
@@ -42,11 +40,7 @@ def deep_linear(profile: str = "default", depths=None, steps=None, lr=None, seed
 def recorded(name: str) -> list[History]:
     """The histories of Paper A's recorded set ``name`` (``paper_unordered``, ``paper_ordered``,
     ``init_scaled``, ``seeds``; see :mod:`grok_lib.paper_a.recordings`), checked against its definition."""
-    full = f"paper_a/{name}"
-    if full not in recordings.RECORDINGS:
-        names = ", ".join(n.split("/", 1)[1] for n in recordings.RECORDINGS)
-        raise recorded_runs.RecordingError(f"name must be one of {names}, got {name!r}")
-    return recorded_runs.load(full, recordings.RECORDINGS[full][1]()).histories
+    return recorded_runs.part_set("paper_a", name)
 
 
 def seed_sweeps() -> list[list[History]]:

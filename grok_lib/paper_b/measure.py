@@ -116,14 +116,7 @@ def window_fit(starts: Sequence[float], ends: Sequence[float]) -> Window:
         raise ValueError(f"window_fit needs equally many starts and ends (>= 1), got {starts.size} and {ends.size}")
     per_run = np.maximum(1 - starts, ends - 1)
     mids, halves = (starts + ends) / 2, (ends - starts) / 2
-
-    def mean_se(v):
-        v = v[np.isfinite(v)]
-        if v.size == 0:
-            return math.nan, math.nan
-        return float(v.mean()), float(v.std(ddof=1) / math.sqrt(v.size)) if v.size > 1 else math.nan
-
-    (center, center_se), (half, half_se) = mean_se(mids), mean_se(halves)
+    (center, center_se, _), (half, half_se, _) = mean_se(mids), mean_se(halves)
     c = float(per_run.max()) if np.all(np.isfinite(per_run)) else math.nan
     return Window(c=c, c_per_run=tuple(float(x) for x in per_run), center=center, center_se=center_se,
                   half_width=half, half_width_se=half_se)

@@ -22,7 +22,7 @@ from ..chapters import with_claim_runs
 from ..config import spelled_as
 from ..history import History
 from ..notebook import Run, start
-from . import bridge, config, recordings
+from . import bridge, config
 
 
 def sparse_configs(profile, alphas=None, weight_decays=None, horizon=None, **overrides) -> list:
@@ -153,8 +153,4 @@ def recorded(name: str) -> list[History]:
     """The histories of Paper B's recorded set ``name`` (``mc_paper``, ``misgrokking_paper``; see
     :mod:`grok_lib.paper_b.recordings`), checked against its definition. They are read, never trained, and do not
     change when a notebook is rerun with other parameters."""
-    full = f"paper_b/{name}"
-    if full not in recordings.RECORDINGS:
-        names = ", ".join(n.split("/", 1)[1] for n in recordings.RECORDINGS)
-        raise recorded_runs.RecordingError(f"name must be one of {names}, got {name!r}")
-    return recorded_runs.load(full, recordings.RECORDINGS[full][1]()).histories
+    return recorded_runs.part_set("paper_b", name)

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from ..chapters import Chapter, Figure
+from ..chapters import Chapter, Figure, no_claim_runs
 from . import config as C, figures, modadd, setup
 
 
 def _chapter(stem: str, runs, *figs: Figure, claim_runs=None) -> Chapter:
-    return Chapter(f"notebooks/paper_c/{stem}.ipynb", runs, figs, **({"claim_runs": claim_runs} if claim_runs else {}))
+    return Chapter(f"notebooks/paper_c/{stem}.ipynb", runs, figs, claim_runs=claim_runs or no_claim_runs)
 
 
 CHAPTERS = (

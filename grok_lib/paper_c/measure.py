@@ -171,17 +171,10 @@ def second_layer_gram(config, t_max: int) -> np.ndarray:
     The paper's rescaling eta -> eta / (2 d_out^2) assumes W2^T W2 = I / (2 d_out), its value at initialisation."""
     from . import simulate
 
-    data = simulate.make_data(config)
     w1, w2 = simulate.init_net(config)
-    rotated = simulate.Rotated(config, data, w1 @ w2)
-    s, w1 = rotated.s[:, None], rotated.v.T @ w1
-    eta, gamma, k = config.eta, config.gamma, 2.0 / config.d_out
-    out = []
-    for _ in range(t_max + 1):
-        out.append(float(np.trace(w2.T @ w2)) / config.d_out)
-        g = k * (s * (w1 @ w2 - rotated.teacher) - rotated.h)
-        w1, w2 = w1 - eta * (g @ w2.T + gamma * w1), w2 - eta * (w1.T @ g + gamma * w2)
-    return np.asarray(out)
+    rotated = simulate.Rotated(config, simulate.make_data(config), w1 @ w2)
+    return np.asarray([float(np.trace(w2.T @ w2)) / config.d_out
+                       for _, (_, w2, _) in zip(range(t_max + 1), simulate.two_layer_linear_steps(config, rotated))])
 
 
 def rescaled_clock_crossing(gram_mean, d_out: int, theory_t: float) -> float:

@@ -15,7 +15,7 @@ from .. import recorded as recorded_runs
 from ..chapters import with_claim_runs
 from ..history import History
 from ..notebook import Run, start
-from . import checks, config as C, modadd, recordings
+from . import checks, config as C, modadd
 from .thresholds import WD_SEEDS
 
 
@@ -88,11 +88,7 @@ def nets(profile: str = "default", steps=None, eta=None, data_seed=None, init_se
 def recorded(name: str) -> list[History]:
     """The histories of Part C's recorded set ``name`` (``nets_paper``: the two-layer linear and the tanh net at the
     paper's 1000-200-5, in that order; see :mod:`grok_lib.paper_c.recordings`), checked against its definition."""
-    full = f"paper_c/{name}"
-    if full not in recordings.RECORDINGS:
-        names = ", ".join(n.split("/", 1)[1] for n in recordings.RECORDINGS)
-        raise recorded_runs.RecordingError(f"name must be one of {names}, got {name!r}")
-    return recorded_runs.load(full, recordings.RECORDINGS[full][1]()).histories
+    return recorded_runs.part_set("paper_c", name)
 
 
 def noise_configs(profile: str, fractions=None, overrides: dict | None = None) -> list:

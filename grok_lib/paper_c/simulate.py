@@ -333,28 +333,37 @@ def _train_linear(config: LinearEstimatorConfig, data: Data, rotated: Rotated | 
 
 
 # --- two-layer nets ---------------------------------------------------------------------------
-def _train_two_layer_linear(config: LinearEstimatorConfig, data: Data, rotated: Rotated, progress: bool,
-                            callbacks=()):
-    """GD on S = W1 W2 with the exact full-batch gradient through Sigma, in Sigma's eigenbasis."""
+def two_layer_linear_steps(config: LinearEstimatorConfig, rotated: Rotated):
+    """GD on S = W1 W2 with the exact full-batch gradient through Sigma, in Sigma's eigenbasis: yields (W~1, W2,
+    S - T) at steps 0, 1, 2, ... (W~1 = V^T W1; W2 is unchanged by the rotation). The trainer and the retrace of
+    W2^T W2 (:func:`.measure.second_layer_gram`) both step through it, so they cannot drift apart."""
     s, t_t, h_t = rotated.s[:, None], rotated.teacher, rotated.h
     w1, w2 = init_net(config)
-    w1 = rotated.v.T @ w1  # W~1 = V^T W1 (W2 is unchanged by the rotation)
+    w1 = rotated.v.T @ w1
+    eta, gamma, k = config.eta, config.gamma, 2.0 / config.d_out
+    while True:
+        d = w1 @ w2 - t_t
+        yield w1, w2, d
+        g = k * (s * d - h_t)  # dL_tr/dS in the eigenbasis
+        w1, w2 = w1 - eta * (g @ w2.T + gamma * w1), w2 - eta * (w1.T @ g + gamma * w2)
+
+
+def _train_two_layer_linear(config: LinearEstimatorConfig, data: Data, rotated: Rotated, progress: bool,
+                            callbacks=()):
+    """GD on S = W1 W2 (:func:`two_layer_linear_steps`), recording the losses on the schedule."""
     schedule = set(record_steps(config).tolist())
     steps, deltas = [], []
-    eta, gamma, k = config.eta, config.gamma, 2.0 / config.d_out
-    for step in tqdm(range(config.steps + 1), desc=f"two-layer linear lam={config.lam:g}", disable=not progress,
-                     mininterval=10, ascii=True):
-        d = w1 @ w2 - t_t
+    bar = tqdm(range(config.steps + 1), desc=f"two-layer linear lam={config.lam:g}", disable=not progress,
+               mininterval=10, ascii=True)
+    for step, (_, _, d) in zip(bar, two_layer_linear_steps(config, rotated)):
         if step in schedule:
             if not np.isfinite(d).all():
-                raise FloatingPointError(f"two-layer linear run diverged at step {step}; lower eta (now {eta})")
+                raise FloatingPointError(f"two-layer linear run diverged at step {step}; lower eta (now {config.eta})")
             steps.append(step)
             deltas.append(d)
             _call(callbacks, step, lambda: _record_linear_metrics(config, StoredStates(rotated, [step], [d]), [step]))
         if step == config.steps:
             break
-        g = k * (s * d - h_t)  # dL_tr/dS in the eigenbasis
-        w1, w2 = w1 - eta * (g @ w2.T + gamma * w1), w2 - eta * (w1.T @ g + gamma * w2)
     steps = np.asarray(steps, dtype=np.int64)
     metrics = _record_linear_metrics(config, StoredStates(rotated, steps, deltas), steps)
     return steps, metrics, _grid_crossings(config, steps, metrics)

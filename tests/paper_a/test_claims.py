@@ -4,7 +4,7 @@ change that moves a verdict fails CI until the book is re-recorded and the recor
 
 import pytest
 
-from grok_lib import claims
+from grok_lib import claims, envelope_verdicts
 from grok_lib.paper_a import claims as claims_a, setup
 from grok_lib.paper_a.dln import claims as claims_linear
 from grok_lib.paper_a.dln.config import sweep as deep_linear_sweep
@@ -28,9 +28,9 @@ def test_default_profile_verdicts():
     got = {r.claim.id: r.verdict for evaluate in EVALUATORS for r in claims_a.across_seeds(evaluate, seeds)}
     linear = run_all(deep_linear_sweep("default"), progress=False)
     got |= {r.claim.id: r.verdict for r in claims_linear.evaluate_deep_linear(linear)}
-    robust = {r.claim.id: r.verdict for r in claims.across_arithmetic(
+    robust = {r.claim.id: r.verdict for r in envelope_verdicts.across_arithmetic(
         [claims.Result(claims_a.REGISTRY[k], "", v) for k, v in got.items()])}  # as the book records them
-    compared = claims.measured_here(RECORDED)  # in other arithmetic: the claims measured there as graded now
+    compared = envelope_verdicts.measured_here(RECORDED)  # in other arithmetic: the claims measured there as graded now
     assert {k: robust[k] for k in compared} == {k: RECORDED[k] for k in compared}
     assert set(robust) == set(RECORDED)
 

@@ -3,8 +3,8 @@ Paper A), so a change that moves a verdict fails CI; and the committed records a
 
 import pytest
 
-from grok_lib import chapters, claims
-from grok_lib.paper_b import claims as claims_b, selection, setup
+from grok_lib import chapters, claims, envelope_verdicts
+from grok_lib.paper_b import claims as claims_b, selection
 from grok_lib.runs import run_all
 
 #: The verdicts the book records for the default profile (book/claims/paper_b/*.json, written by the notebooks;
@@ -30,8 +30,8 @@ def test_default_profile_verdicts():
                + claims_b.evaluate_modadd(histories("modular_addition"), claim_runs("modular_addition"))
                + claims_b.evaluate_bridge(histories("init_scale_adamw")))
     # as the book records them: a verdict holds only where every measured arithmetic gives it
-    got = {r.claim.id: r.verdict for r in claims.across_arithmetic(results)}
-    compared = claims.measured_here(RECORDED)  # in other arithmetic: the claims measured there as graded now
+    got = {r.claim.id: r.verdict for r in envelope_verdicts.across_arithmetic(results)}
+    compared = envelope_verdicts.measured_here(RECORDED)  # in other arithmetic: the claims measured there as graded now
     assert {k: got[k] for k in compared} == {k: RECORDED[k] for k in compared}
     assert set(got) == set(RECORDED)
 

@@ -3,10 +3,10 @@ and the committed records cover the registry."""
 
 import pytest
 
-from grok_lib import claims
+from grok_lib import claims, envelope_verdicts
 from grok_lib.paper_c import checks as CK
 from grok_lib.paper_c import claims as claims_c
-from grok_lib.paper_c import thresholds as TH, setup
+from grok_lib.paper_c import setup
 
 #: The verdicts the book records for the default profile (book/claims/paper_c/*.json, written by the notebooks;
 #: the measured numbers are in each record): the one place a verdict is kept.
@@ -25,8 +25,8 @@ def test_default_profile_verdicts():
                CK.evaluate_tanh(nets[1]), CK.evaluate_noise(noise), CK.evaluate_tuned_noise(CK.tuned_noise_runs(noise + noise_run.claim_histories)),
                CK.evaluate_tuned_noise_full(noise[-1]), CK.evaluate_data_ratio(setup.modadd_data_ratio().histories)]
     # as the book records them: a verdict holds only where every measured arithmetic gives it
-    got = {r.claim.id: r.verdict for r in claims.across_arithmetic(results)}
-    compared = claims.measured_here(RECORDED)  # in other arithmetic: the claims measured there as graded now
+    got = {r.claim.id: r.verdict for r in envelope_verdicts.across_arithmetic(results)}
+    compared = envelope_verdicts.measured_here(RECORDED)  # in other arithmetic: the claims measured there as graded now
     assert {k: got[k] for k in compared} == {k: RECORDED[k] for k in compared}
     assert set(got) == set(RECORDED)
 

@@ -76,8 +76,8 @@ REGISTRY = registry(CLAIMS)
 
 
 def run_label(h: History) -> str:
-    c = h.config
-    return f"L={c['depth']} {c['optimizer']} λ={c['weight_decay']:g}"
+    c = h.cfg
+    return f"L={c.depth} {c.optimizer} λ={c.weight_decay:g}"
 
 
 _OPTIMIZER_NAMES = {"gd": "GD", "adamw": "AdamW"}

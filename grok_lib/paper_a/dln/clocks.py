@@ -164,12 +164,12 @@ def drift_errors(history: History, index: int, start: int = 0) -> dict[str, np.n
 
 def separation_row(history: History) -> dict:
     """Depth, optimiser, lambda, the fast clock (two levels and at the floor), the final gap, T_rep and the ratio."""
-    c = history.config
-    row = {"depth": c["depth"], "optimizer": c["optimizer"], "lambda": c["weight_decay"],
+    c = history.cfg
+    row = {"depth": c.depth, "optimizer": c.optimizer, "lambda": c.weight_decay,
            "T_cls(1e-1)": t_cls(history, 1e-1), "T_cls(1e-2)": t_cls(history, 1e-2),
            "T_cls(floor)": t_cls_floor(history), "final loss": history.final("train_loss"),
            "final gap": float(gap(history)[-1]),
            "T_rep(1e-3)": t_rep_gap(history, 1e-3), f"T_rep({ETA_TABLE:.0e})": t_rep_gap(history, ETA_TABLE)}
     t_fast = row["T_cls(floor)"]
-    row["T_rep/T_cls"] = row[f"T_rep({ETA_TABLE:.0e})"] / t_fast if c["weight_decay"] > 0 and t_fast > 0 else math.nan
+    row["T_rep/T_cls"] = row[f"T_rep({ETA_TABLE:.0e})"] / t_fast if c.weight_decay > 0 and t_fast > 0 else math.nan
     return row

@@ -85,8 +85,8 @@ DLN_STEPS = (100, 1000, 10_000, 30_000)
 
 
 def _dln_tag(h: History) -> str:
-    c = h.config
-    return f"L={c['depth']}/{c['optimizer']}/wd={c['weight_decay']:g}"
+    c = h.cfg
+    return f"L={c.depth}/{c.optimizer}/wd={c.weight_decay:g}"
 
 
 def _fit_values(prefix: str, fit) -> dict[str, float | None]:
