@@ -25,8 +25,12 @@ def format_value(value) -> str:
 
 
 #: Below this a printed loss or gap of order-one quantities is float64 rounding noise: its digits move
-#: with the CPU's arithmetic, so tables print it as ``< 1e-12`` (digits at a stated resolution).
+#: with the CPU's arithmetic, so tables do not print its digits (see :data:`PRINT_FLOOR`).
 NOISE_FLOOR = 1e-12
+
+#: Tables print a loss with digits only above this, two decades over :data:`NOISE_FLOOR`: a printed value
+#: then never sits where the CPU's last bits could carry it across the floor (or change its digits).
+PRINT_FLOOR = 100 * NOISE_FLOOR
 
 
 def at_resolution(value: float, resolution: float, fmt: str = ".1e") -> str:

@@ -12,7 +12,7 @@ import numpy as np
 
 from ..claims import Result, across_seeds, share_verdict
 from ..history import History
-from ..tables import NOISE_FLOOR, at_resolution
+from ..tables import PRINT_FLOOR, at_resolution
 from . import measure, modadd, theory
 from .shape_fits import ShapeFit
 from .claims import REGISTRY
@@ -410,7 +410,7 @@ def _net_result(claim_id: str, h: History) -> Result:
 
     text = (f"{c.d_in}-{c.hidden}-{c.d_out} net, lambda={c.lam:g}, eta={c.eta:g}: t_train "
             f"{vs('train', ratios[0])}, t_test {vs('test', ratios[1])}; final test loss "
-            f"{at_resolution(h.final('test_loss'), NOISE_FLOOR, '.3g')}, final test accuracy {h.final('test_acc'):.3f}.")
+            f"{at_resolution(h.final('test_loss'), PRINT_FLOOR, '.3g')}, final test accuracy {h.final('test_acc'):.3f}.")
     return Result(REGISTRY[claim_id], text, verdict)
 
 

@@ -15,19 +15,19 @@ import numpy as np
 
 from ..figure_numbers import at_epochs, none_if_nan
 from ..history import History
-from ..tables import NOISE_FLOOR, typeset
+from ..tables import PRINT_FLOOR, typeset
 from . import checks, measure, modadd, shape_fits, theory, thresholds
 
 #: The steps at which the curves are guarded by figure regression.
 CURVE_STEPS = (10, 100, 1_000, 10_000, 100_000)
 #: Losses below this are rounding noise of float64 (their digits change with the BLAS thread count):
-#: figure regression does not guard them (tables print everything below tables.NOISE_FLOOR as such).
+#: figure regression does not guard them (tables print everything below tables.PRINT_FLOOR as such).
 LOSS_FLOOR = 1e-20
 
 
 def _loss(x: float):
-    """A loss as printed: three significant digits, or "< 1e-12" below the rounding-noise floor."""
-    return f"< {NOISE_FLOOR:.0e}" if abs(x) < NOISE_FLOOR else float(f"{x:.3g}")
+    """A loss as printed: three significant digits, or "< 1e-10" below the printed floor (tables.PRINT_FLOOR)."""
+    return f"< {PRINT_FLOOR:.0e}" if abs(x) < PRINT_FLOOR else float(f"{x:.3g}")
 
 
 def _tag(h: History) -> str:

@@ -15,7 +15,7 @@ import numpy as np
 from ...figure_numbers import at_epochs, none_if_nan
 from ...history import History
 from . import clocks as dc
-from ...tables import NOISE_FLOOR, at_resolution
+from ...tables import PRINT_FLOOR, at_resolution
 from .claims import EXCESS_RESOLUTION, drift_median_error, lemma31_ratio, run_label, schatten_excess
 from .runs import gd_decayed_runs, plain_runs, separation_runs  # noqa: F401 (notebooks use all three)
 
@@ -75,7 +75,7 @@ def separation_table(histories: Sequence[History]) -> list[dict]:
     table = [dc.separation_row(h) for h in histories]
     for row in table:
         row["final gap"] = row["final gap"] if row["final gap"] > dc.GAP_FLOOR else f"< {dc.GAP_FLOOR:.0e}"
-        row["final loss"] = row["final loss"] if row["final loss"] >= NOISE_FLOOR else f"< {NOISE_FLOOR:.0e}"
+        row["final loss"] = row["final loss"] if row["final loss"] >= PRINT_FLOOR else f"< {PRINT_FLOOR:.0e}"
     return table
 
 
