@@ -8,7 +8,8 @@ read a part's modules by name):
 - :mod:`grok_lib.kinds`           the table of run kinds: how each config type trains, what its key hashes
 - :mod:`grok_lib.history`         a training history: plain arrays, saved as npz
 - :mod:`grok_lib.plans`           a config planned once: its kind, device and store key; groups; divergence
-- :mod:`grok_lib.store`           the run store: cache, checksums, checkpoints, locks, resume
+- :mod:`grok_lib.store`           the run store: cache, checksums, checkpoints, resume
+- :mod:`grok_lib.locks`           the run store's per-key locks (one process trains a key, others wait)
 - :mod:`grok_lib.runs`            sweeps: read every config's history, train the missing ones (in processes)
 - :mod:`grok_lib.atomic`          atomic file writes (temporary file and rename)
 - :mod:`grok_lib.distributed`     sweeps trained by the workers of a Dask cluster
@@ -25,6 +26,7 @@ read a part's modules by name):
 - :mod:`grok_lib.style`           the house plot style and saving figures
 - :mod:`grok_lib.tables`          tables for notebook output (Markdown for the book, fixed-width text)
 - :mod:`grok_lib.display`         figures, tables and verdicts as the book shows them (Markdown)
+- :mod:`grok_lib.figure_files`    a saved figure's files: made legible, PNG, SVG and its plotted data, shipped
 - :mod:`grok_lib.landing`         the landing page's generated findings, figure gallery and results tables
 - :mod:`grok_lib.findings`        the findings box at the top of every chapter and part page
 - :mod:`grok_lib.interactive`     the book's interactive figures: Plotly versions drawn from the figures' data files

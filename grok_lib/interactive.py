@@ -1,6 +1,6 @@
 """Interactive versions of the book's figures, drawn by Plotly from the data the static figure plotted.
 
-Every figure the book saves writes its plotted data as JSON (:func:`grok_lib.display.axes_data`: per
+Every figure the book saves writes its plotted data as JSON (:func:`grok_lib.figure_files.axes_data`: per
 panel its labels, scales and box, per series its points, colour and style). :func:`plotly_figure` turns
 that JSON into a Plotly figure spec, one subplot per panel where the static figure has it; :func:`html_block`
 wraps the spec in a small HTML snippet for the book's page. The page draws it with plotly.js served by the

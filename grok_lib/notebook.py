@@ -103,16 +103,16 @@ class Run:
         the reader's browser (hover values, zoom, series toggled from the legend; grok_lib.interactive)."""
         import matplotlib.pyplot as plt
 
-        from . import display, provenance
+        from . import display, figure_files, provenance
 
         title = provenance.load_manifest()[name]["title"]
         if self.output is None:
-            files = display.ship(display.save_figure_files(fig, name, title, data=data), name)
+            files = figure_files.ship(figure_files.save_figure_files(fig, name, title, data=data), name)
             plt.close(fig)
             notebook = provenance.load_manifest()[name]["notebook"]
             return display.FigureView(name, title, files, notebook,
                                       provenance.stamp(name, self.parameters, self.devices), interactive=interactive)
-        files = display.save_figure_files(fig, name, title, self.output / "figures", data=data)
+        files = figure_files.save_figure_files(fig, name, title, self.output / "figures", data=data)
         plt.close(fig)
         return display.FigureView(name, title, files, None, provenance.stamp(name, self.parameters, self.devices),
                                   note=f"(saved to {files['png'].parent}; the book's figures are not touched)",

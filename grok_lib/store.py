@@ -14,9 +14,6 @@ Layout of the store folder (``paths.store_dir()``), per run key ``K``:
 - ``K.lock``       held (``flock``) by the process training ``K``; removed when it is done.
 - ``.K.*.tmp``     a write in progress (removed by the next process that takes ``K``'s lock).
 
-Entries written before this layout (``K.npz`` without ``sha256``, checked against the
-SHA-256 of the file in ``K.json``) are still read.
-
 The store is only the cache. How a config is trained, which code is hashed into its key,
 whether it may train in a group with others, whether a finished run diverged and whether a
 checkpoint fits its configs is its row in the table of run kinds (:mod:`grok_lib.kinds`).
@@ -43,39 +40,31 @@ What the store guarantees:
   :meth:`RunStore.get` raise :class:`grok_lib.plans.DivergedError` for it.
 
 Beside it: :mod:`grok_lib.plans` (a config's kind, device and key; groups; divergence),
-:mod:`grok_lib.runs` (many configs at once: read, train what is missing, in processes) and
-:mod:`grok_lib.atomic` (the atomic writes every file of the store goes through).
+:mod:`grok_lib.runs` (many configs at once: read, train what is missing, in processes),
+:mod:`grok_lib.locks` (the per-key locks) and :mod:`grok_lib.atomic` (the atomic writes every file of the
+store goes through).
 """
 
 from __future__ import annotations
 
-import errno
-import fcntl
 import json
 import os
-import sys
 import time
 import warnings
-from contextlib import contextmanager
 from pathlib import Path
-from typing import Callable, Iterator, Optional, Sequence
+from typing import Callable, Optional, Sequence
 
 import numpy as np
 
 from . import __version__, arithmetic, paths
 from .atomic import atomic_write, sha256, temp_path
-from .config import ConfigError
 from .history import RUN_FACTS, History, content_digest, load_npz, npz_bytes, stamped
 from .kinds import code_version
+from .locks import StoreError, locked
 from .plans import Plan, plan, raise_if_diverged
 
 #: A temporary file not renamed into place after this long is left over by a killed process.
 STALE_TEMP_SECONDS = 24 * 3600
-
-
-class StoreError(ConfigError):
-    """The run store's folder cannot be used as asked: the message names it (``GROK_STORE``) and what to do."""
-
 
 
 def history_problem(history: History) -> Optional[str]:
@@ -171,17 +160,13 @@ class RunStore:
             return None, str(err)
         try:
             arrays = load_npz(data)
-            if "sha256" in arrays:
-                digest = str(arrays.pop("sha256"))
-                if content_digest(arrays) != digest:
-                    raise ValueError("checksum mismatch")
-                history = History.from_arrays(arrays)
-                history.meta.update(self._run_facts(meta_path, digest))
-            else:  # an entry of the earlier layout: the sidecar holds the file's checksum
-                record = json.loads(meta_path.read_text())
-                if sha256(data) != record["sha256"]:
-                    raise ValueError("checksum mismatch")
-                history = History.from_arrays(arrays)
+            if "sha256" not in arrays:  # not an entry this store writes (an unfinished or foreign file)
+                raise ValueError("no checksum")
+            digest = str(arrays.pop("sha256"))
+            if content_digest(arrays) != digest:
+                raise ValueError("checksum mismatch")
+            history = History.from_arrays(arrays)
+            history.meta.update(self._run_facts(meta_path, digest))
             if history.meta.get("key", key) != key:
                 raise ValueError(f"it holds run {history.meta['key']}")
             problem = history_problem(history)
@@ -272,59 +257,6 @@ class RunStore:
             ckpt_path.unlink(missing_ok=True)
             return None
 
-    # -- locks ------------------------------------------------------------------------
-    @contextmanager
-    def locked(self, keys: Sequence[str], progress: bool = True) -> Iterator[None]:
-        """Hold the locks of ``keys`` (taken in sorted order, so two groups never deadlock).
-
-        A lock is an ``flock`` on ``K.lock``; the kernel drops it when its process dies, so a
-        killed run never blocks the next one. The holder removes the file when done; a
-        process that was waiting on a removed file takes the lock again on the new one.
-        """
-        held: list[tuple[Path, int]] = []
-        try:
-            for key in sorted(set(keys)):
-                held.append(self._acquire(self.root / f"{key}.lock", key, progress))
-            yield
-        finally:
-            for path, fd in reversed(held):
-                try:
-                    path.unlink(missing_ok=True)
-                except OSError:
-                    pass  # another user's lock file in a sticky folder: harmless
-                os.close(fd)
-
-    def _acquire(self, path: Path, key: str, progress: bool) -> tuple[Path, int]:
-        told = False
-        while True:
-            # O_NOFOLLOW: a symlink planted at K.lock in a shared store must not make us create a file elsewhere
-            try:
-                try:
-                    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o666)
-                except PermissionError:
-                    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)  # another user's lock file: flock needs no write access
-            except OSError as err:
-                if err.errno != errno.ELOOP:
-                    raise
-                raise StoreError(f"{self.label}: {path.name} is a symbolic link, not a lock file; remove it "
-                                 f"(the store never follows links it did not make)") from None
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                if progress and not told:
-                    print(f"run store: run {key} is being trained by another process; waiting for it ...",
-                          file=sys.stderr, flush=True)
-                    told = True
-                fcntl.flock(fd, fcntl.LOCK_EX)
-            try:
-                current = os.stat(path)
-                mine = os.fstat(fd)
-                if (current.st_ino, current.st_dev) == (mine.st_ino, mine.st_dev):
-                    return path, fd
-            except FileNotFoundError:
-                pass
-            os.close(fd)  # the holder removed the file we waited on: lock the current one
-
     # -- training ---------------------------------------------------------------------
     def train_group(self, group: Sequence[Plan], progress: bool = True, callbacks: Sequence[Callable] = ()) -> list[History]:
         """Train the planned configs of ``group`` (one kind, one device) together and store each.
@@ -337,7 +269,7 @@ class RunStore:
         """
         self.check(writable=True)
         kind, device = group[0].kind, group[0].device
-        with self.locked([p.key for p in group], progress):
+        with locked(self.root, [p.key for p in group], self.label, progress):
             done = {}
             for p in group:
                 history, _ = self.examine(p.key)  # damage is reported by whoever read it first

@@ -2,7 +2,7 @@
 
 Every paper's plot functions take histories (or plain arrays) and an ``Axes``; they never
 train or load anything. (Figures are saved by :meth:`grok_lib.notebook.Run.figure`, through
-:func:`grok_lib.display.save_figure_files`, with fixed metadata.)
+:func:`grok_lib.figure_files.save_figure_files`, with fixed metadata.)
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt  # noqa: E402
 
-from grok_lib import display, interactive, paths  # noqa: E402
+from grok_lib import display, figure_files, interactive, paths  # noqa: E402
 from grok_lib.notebook import Run  # noqa: E402
 
 pytestmark = pytest.mark.unit
@@ -32,7 +32,7 @@ def synthetic_facts() -> dict:
     other.plot([0, 1], [0, 1], color="#21918c", label="ratio")
     other.set(title="a panel", xlabel="$\\lambda$", ylabel="ratio")
     fig.canvas.draw()
-    facts = {"figure": "t/fig", "width_in": 10, "height_in": 4, "panels": display.axes_data(fig)}
+    facts = {"figure": "t/fig", "width_in": 10, "height_in": 4, "panels": figure_files.axes_data(fig)}
     plt.close(fig)
     return facts
 
@@ -108,9 +108,9 @@ def book_figure(tmp_path, monkeypatch):
     from grok_lib import provenance
 
     shipped, made = tmp_path / "book" / "figure_files", tmp_path / "figures"
-    monkeypatch.setattr(display, "SHIPPED", shipped)
-    monkeypatch.setattr(display.ship, "__defaults__", (shipped,))
-    monkeypatch.setattr(display.save_figure_files, "__defaults__", (made, None))
+    monkeypatch.setattr(figure_files, "SHIPPED", shipped)
+    monkeypatch.setattr(figure_files.ship, "__defaults__", (shipped,))
+    monkeypatch.setattr(figure_files.save_figure_files, "__defaults__", (made, None))
     manifest = {"t/fig": {"title": "A test figure", "notebook": "notebooks/paper_a/fig1_loss_curves.ipynb"}}
     monkeypatch.setattr(provenance, "load_manifest", lambda: manifest)
     monkeypatch.setattr(provenance, "stamp", lambda *a, **k: "Made by a test.")
