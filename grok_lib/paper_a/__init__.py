@@ -11,7 +11,10 @@
 - :mod:`.geometry`        Fourier spectra and the polygon of Figure 2
 - :mod:`.relu_reduction`  activation-pattern churn and the reduced (pattern-frozen) model
 - :mod:`.figures`         each figure's key numbers (printed, regression-tested, read by the claims)
-- :mod:`.plots`           the figures (plot functions take histories)
+- :mod:`.sensitivity`     the tables of how the verdicts move with their thresholds, and the phase tables
+- :mod:`.recorded_figures` the recorded sets' key numbers: the splits, the paper's settings, the second init
+- :mod:`.plots`           the loss and clock figures (1, 3, at the paper's settings, the inits); shared colours
+- :mod:`.mechanism_plots` the figures of embedding geometry, the gradient hierarchy and activation patterns
 - :mod:`.robustness`      threshold grids, phases in epochs and seed spreads: how sure each verdict is
 - :mod:`.claims`          the registry of Paper A's claims and their evaluators
 - :mod:`.recordings`      the recorded sets: the paper's settings, both splits, a second init, more seeds

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..chapters import Chapter, Figure
-from . import config, figures, setup
+from . import config, figures, recorded_figures, setup
 from .dln import config as dln_config
 from .dln import figures as dln_figures
 
@@ -20,7 +20,7 @@ CHAPTERS = (
          Figure("paper_a/fig1_loss_curves", "Paper A, Figure 1: train/test loss and accuracy over weight decays 0.6-1.0",
                 figures.fig1_loss_curves),
          Figure("paper_a/fig1_paper_settings", "Paper A, Figure 1 at the paper's settings (recorded runs; the caption "
-                "gives their settings), both splits", figures.fig1_paper_settings, _PAPER_SPLITS)),
+                "gives their settings), both splits", recorded_figures.fig1_paper_settings, _PAPER_SPLITS)),
     _mlp("fig2_embedding_geometry",
          Figure("paper_a/fig2_embedding_geometry", "Paper A, Figure 2: Fourier spectra and the embeddings after "
                 "generator reordering", figures.fig2_embedding_geometry)),
@@ -28,9 +28,9 @@ CHAPTERS = (
          Figure("paper_a/fig3_stable_rank", "Paper A, Figure 3: test loss and the stable-rank clock, with both clocks "
                 "marked", figures.fig3_stable_rank),
          Figure("paper_a/fig3_paper_settings", "Paper A, Figure 3 at the paper's settings (recorded runs; the caption "
-                "gives their settings), both splits", figures.fig3_paper_settings, _PAPER_SPLITS),
+                "gives their settings), both splits", recorded_figures.fig3_paper_settings, _PAPER_SPLITS),
          Figure("paper_a/init_comparison", "Paper A: PyTorch's N(0, 1) embeddings against N(0, 1/d) (default profile; "
-                "recorded runs)", figures.init_comparison, ("default", "init_scaled"))),
+                "recorded runs)", recorded_figures.init_comparison, ("default", "init_scaled"))),
     _mlp("gradient_hierarchy",
          Figure("paper_a/gradient_hierarchy", "Paper A, Prop. 4.2: per-block gradient norms, their bounds, and "
                 "AdamW's updates", figures.gradient_hierarchy)),

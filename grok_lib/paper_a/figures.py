@@ -8,7 +8,11 @@ For every figure two kinds of function live here:
   (``tests/figure_numbers/paper_a/<figure>.json``, compared by
   :func:`grok_lib.figure_numbers.compare`), built from the same tables where they overlap.
 
-Each figure's chapter declaration (:mod:`grok_lib.paper_a.chapters`) names its reduction.
+Each figure's chapter declaration (:mod:`grok_lib.paper_a.chapters`) names its reduction. The tables
+of how the verdicts move with their thresholds are in :mod:`grok_lib.paper_a.sensitivity`; the
+figures of the recorded sets (the paper's settings, the splits, the second init) in
+:mod:`grok_lib.paper_a.recorded_figures`. :func:`recorded_profiles` stays here: the captions of
+recorded figures (:mod:`grok_lib.provenance`) read it from each part's ``figures``.
 """
 
 from __future__ import annotations
@@ -228,154 +232,7 @@ def activation_patterns(histories: Sequence[History]) -> dict[str, float | None]
     return values
 
 
-# --- how the verdicts move with their thresholds (see robustness) ------------------------------------
-def _fmt(v: float, digits: int = 0) -> float | str:
-    return "never" if np.isnan(v) else round(float(v), digits) if digits else int(v)
-
-
-def grok_sensitivity(histories: Sequence[History]) -> list[dict]:
-    """T_grok at every test-accuracy level of the grid, per λ."""
-    return [{"weight_decay": h.cfg.weight_decay}
-            | {f"T_grok({acc:.0%})": _fmt(v) for acc, v in robustness.grok_grid(h).items()} for h in histories]
-
-
-def after_fit_sensitivity(histories: Sequence[History], matrix: str = SLOW_MATRIX) -> list[dict]:
-    """The stable rank's peak epoch against T_cls(ε) at every ε of the grid, per λ."""
-    rows = []
-    for h in histories:
-        s = h[f"srank_{matrix}"]
-        rows.append({"weight_decay": h.cfg.weight_decay, "peak epoch": int(h.steps[int(np.argmax(s))])}
-                    | {f"T_cls({e:.0e})": _fmt(t_cls(h, e)) for e in robustness.FIT_EPS_GRID})
-    return rows
-
-
-def clock_ratio_sensitivity(histories: Sequence[History], matrix: str = SLOW_MATRIX) -> list[dict]:
-    """T_rep(f) / T_cls(ε) over the grid: per λ and ε, one column per fraction f."""
-    rows = []
-    for h in histories:
-        grid = robustness.ratio_grid(h, matrix)
-        for e in robustness.RATIO_EPS_GRID:
-            rows.append({"weight_decay": h.cfg.weight_decay, "ε": f"{e:.0e}"}
-                        | {f"f={f:g}": _fmt(grid[(f, e)], 2) for f in robustness.T_REP_FRACTION_GRID})
-    return rows
-
-
-def rep_vs_grok_table(histories: Sequence[History], matrix: str = SLOW_MATRIX) -> list[dict]:
-    """T_rep at every fraction of the grid against the grokking epoch, per λ."""
-    return [{"weight_decay": h.cfg.weight_decay, "T_grok(95%)": _fmt(grokking_epoch(h))}
-            | {f"T_rep(f={f:g})": _fmt(t_rep_srank(h, matrix, f)) for f in robustness.T_REP_FRACTION_GRID}
-            for h in histories]
-
-
-def gradient_phase_table(histories: Sequence[History]) -> list[dict]:
-    """Per λ: the phases (at ε = 1e-3) and the share of each phase's epochs with ||grad_U|| > ||grad_E||,
-    and the fitting phase's share at every ε of the grid."""
-    rows = []
-    for h in histories:
-        bounds = robustness.phases(h, FIT_EPS)
-        shares = robustness.head_share_by_phase(h, FIT_EPS)
-        row = {"weight_decay": h.cfg.weight_decay}
-        for name, (lo, hi) in bounds.items():
-            row[f"{name} epochs"] = f"{lo:.0f}–{hi:.0f}"
-            row[f"{name} share"] = _fmt(shares[name], 2)
-        row |= {f"fitting share, ε={e:.0e}": _fmt(robustness.head_share_by_phase(h, e)["fitting"], 2)
-                for e in robustness.FIT_EPS_GRID if e != FIT_EPS}
-        rows.append(row)
-    return rows
-
-
-def phase_share_table(histories: Sequence[History]) -> list[dict]:
-    """Per λ: the phase boundaries (T_cls(1e-3), T_grok(95%)) and the share of each phase's epochs
-    with ||grad_U|| > ||grad_E||, as plain numbers (what the seed spread reads)."""
-    rows = []
-    for h in histories:
-        bounds = robustness.phases(h, FIT_EPS)
-        shares = robustness.head_share_by_phase(h, FIT_EPS)
-        rows.append({"weight_decay": h.cfg.weight_decay, "T_cls(1e-3)": bounds["plateau"][0],
-                     "T_grok(95%)": bounds["late"][0]} | {f"{name} share": round(v, 2) for name, v in shares.items()})
-    return rows
-
-
-def frozen_sensitivity(histories: Sequence[History]) -> list[dict]:
-    """The frozen epoch at every churn threshold of the grid, against T_rep, per λ."""
-    return [{"weight_decay": h.cfg.weight_decay, "T_rep": _fmt(t_rep_srank(h))}
-            | {f"frozen (c={c:g})": _fmt(v) for c, v in robustness.frozen_grid(h).items()} for h in histories]
-
-
-# --- the settings the paper leaves open ------------------------------------------------------------
-def split_table(p: int = 113, seed: int = 0) -> list[dict]:
-    """What each split gives at p: the book's 0.5 of the unordered pairs and the usual 0.3 of the
-    ordered pairs (plus 0.3 of the unordered ones, a harder task): coverage and mirror leakage."""
-    from .task import make_split
-
-    rows = []
-    for split, frac in (("unordered", 0.5), ("ordered", 0.3), ("unordered", 0.3)):
-        train, test = make_split(p, frac, seed, split)
-        seen = set(zip(train.a.tolist(), train.b.tolist()))
-        leaked = sum(c for a, b, c in zip(test.a.tolist(), test.b.tolist(), test.count.tolist()) if (a, b) in seen)
-        n_unordered = p * (p + 1) // 2
-        rows.append({"split": split, "train_frac": frac, "ordered pairs in train": train.n_ordered,
-                     "of p²": round(train.n_ordered / p**2, 3),
-                     "unordered pairs in train": train.n_unordered, "of all unordered": round(train.n_unordered / n_unordered, 3),
-                     "test pairs whose mirror trained": round(leaked / test.n_ordered, 3)})
-    return rows
-
-
-def init_table(default: Sequence[History], scaled: Sequence[History], matrix: str = SLOW_MATRIX) -> list[dict]:
-    """Per λ and initialisation: ||E||_F at init, the stable rank's peak and its epoch, and the clocks."""
-    rows = []
-    for name, histories in (("N(0, 1) (PyTorch)", default), ("N(0, 1/d)", scaled)):
-        for h in histories:
-            s = h[f"srank_{matrix}"]
-            row = {"init of E": name, "weight_decay": h.cfg.weight_decay,
-                   "‖E‖_F at init": round(float(h["norm_E"][0]), 1), "srank peak": round(float(s.max()), 1),
-                   "peak epoch": int(h.steps[int(np.argmax(s))])}
-            row |= {k: _fmt(v, 2) if "/" in k else _fmt(v) for k, v in clock_table_row(h, matrix).items()
-                    if k != "weight_decay"}
-            rows.append(row)
-    return rows
-
-
-# --- the figures of recorded runs (regression numbers) ------------------------------------------------
-#: The epochs at which the paper-settings figures are guarded.
-PAPER_EPOCHS = (0, 100, 500, 1000, 1500, 2000, 3000, 4000, 6000, 8000, 10000, 12000, 15000)
-
-
-def _prefixed(prefix: str, values: dict) -> dict:
-    return {f"{prefix}/{k}": v for k, v in values.items()}
-
-
-def fig1_paper_settings(unordered: Sequence[History], ordered: Sequence[History]) -> dict[str, float | None]:
-    """Figure 1 at the paper's settings, both splits: losses and accuracy at fixed epochs, and the clocks."""
-    values: dict[str, float | None] = {}
-    for split, histories in (("unordered", unordered), ("ordered", ordered)):
-        for h in histories:
-            values |= _prefixed(split, at_epochs(h, ("train_loss", "test_loss", "test_acc"), _tag(h), PAPER_EPOCHS))
-            values |= _prefixed(split, {f"{_tag(h)}/{k}": none_if_nan(v) for k, v in fig1_key_numbers(h).items()
-                                        if k.startswith("T_")})
-    return values
-
-
-def fig3_paper_settings(unordered: Sequence[History], ordered: Sequence[History]) -> dict[str, float | None]:
-    """Figure 3 at the paper's settings, both splits: losses and the stable rank of E at fixed epochs, and the clocks."""
-    values: dict[str, float | None] = {}
-    for split, histories in (("unordered", unordered), ("ordered", ordered)):
-        for h, row in zip(histories, fig3_clock_table(histories)):
-            values |= _prefixed(split, at_epochs(h, ("train_loss", "test_loss", "srank_E"), _tag(h), PAPER_EPOCHS))
-            values |= _prefixed(split, {f"{_tag(h)}/{k}": none_if_nan(v) for k, v in row.items()
-                                        if k.startswith("T_") and "/" not in k})
-    return values
-
-
-def init_comparison(default: Sequence[History], scaled: Sequence[History]) -> dict[str, float | None]:
-    """The initialisation figure: ||E||_F, the stable rank of E and the test loss at fixed epochs, both inits."""
-    values: dict[str, float | None] = {}
-    for init, histories in (("pytorch", default), ("scaled_embed", scaled)):
-        for h in histories:
-            values |= _prefixed(init, at_epochs(h, ("norm_E", "srank_E", "test_loss"), _tag(h), FIG1_EPOCHS))
-    return values
-
-
+# --- the profiles a recorded figure's caption compares with (read by grok_lib.provenance) -----------
 def recorded_profiles() -> dict[str, list]:
     """The profiles' sweeps a recorded figure's caption compares the recordings with, the default profile
     first: the caption names the settings in which the recorded runs differ from the default profile's, and

@@ -21,7 +21,11 @@ Modules:
 - :mod:`grok_lib.paper_b.measure` -- transition steps, fractions of ln(alpha) / lambda, window, limit and
   slope fits, the bridge's delays.
 - :mod:`grok_lib.paper_b.selection` -- picking a notebook's runs (sweeps, the focus run) out of its histories.
-- :mod:`grok_lib.paper_b.figures` -- each figure's key numbers (printed, regression-tested, read by the claims).
+- :mod:`grok_lib.paper_b.figures` -- the diagonal-net chapters' key numbers per figure (printed,
+  regression-tested), and the small readers the figure modules share.
+- :mod:`grok_lib.paper_b.mlp_figures` -- the MLP chapters' key numbers per figure (modular addition, the bridge).
+- :mod:`grok_lib.paper_b.readings` -- the numbers the MLP chapters' prose quotes, measured and glued into
+  the pages (never typed).
 - :mod:`grok_lib.paper_b.panels` -- axis-level plot functions (one panel each) that take histories or arrays.
 - :mod:`grok_lib.paper_b.plots` -- the book's figures, one function each, composed of those panels.
 - :mod:`grok_lib.paper_b.thresholds` -- the numbers each claim is judged by.

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..chapters import Chapter, Figure
-from . import bridge, figures, setup
+from . import bridge, figures, mlp_figures, setup
 
 CHAPTERS = (
     Chapter("notebooks/paper_b/sparse_classification.ipynb", setup.sparse_configs, (
@@ -24,13 +24,13 @@ CHAPTERS = (
                "then low-rank recovery", figures.matrix_completion_numbers),)),
     Chapter("notebooks/paper_b/modular_addition.ipynb", setup.modadd_configs, (
         Figure("paper_b/modadd_sweeps", "Paper B: the two-layer ReLU net on modular addition, α and λ sweeps against "
-               "steps and the clock", figures.modadd_sweeps_numbers),
+               "steps and the clock", mlp_figures.modadd_sweeps_numbers),
         Figure("paper_b/modadd_fits", "Paper B: modular addition, transition time against ln α and against 1 / λ",
-               figures.modadd_fits_numbers)),
+               mlp_figures.modadd_fits_numbers)),
         claim_runs=setup.clock_alpha_configs),
     Chapter("notebooks/paper_b/init_scale_adamw.ipynb", bridge.sweep, (
         Figure("paper_b/init_scale_adamw", "Bridge to Part A: Paper A's MLP and AdamW from α times the standard "
-               "initialisation", figures.init_scale_numbers),)),
+               "initialisation", mlp_figures.init_scale_numbers),)),
 )
 
 load_set = setup.recorded

@@ -6,7 +6,8 @@ see :func:`grok_lib.notebook.parameters`); ``output_path`` is the output noteboo
 with other than the committed settings writes its figures and claims (see
 :func:`grok_lib.notebook.start`). None means: the profile's value.
 
-Order of the configs (the figure functions rely on it, see :mod:`grok_lib.paper_b.figures`):
+Order of the configs (the figure functions rely on it, see :mod:`grok_lib.paper_b.figures` and
+:mod:`grok_lib.paper_b.mlp_figures`):
 a sweep's alpha runs come first (all at the base lambda), its lambda runs last (all at the
 base alpha); the MLP chapters repeat this per seed (seeds outermost).
 """

@@ -10,11 +10,19 @@ weight decay, eta = the learning rate, eps = the accuracy threshold, D = S - T.
 - :mod:`grok_lib.paper_c.simulate`  the teacher-student data and the trainer ``train(config) -> History``
   (linear student by exact powers in the sample eigenbasis or plain GD; two-layer linear and tanh nets)
 - :mod:`grok_lib.paper_c.measure`   grokking times, crossings, relative errors, plateaus, peaks
-- :mod:`grok_lib.paper_c.plots`     plot functions (take histories and arrays, never train)
+- :mod:`grok_lib.paper_c.panels`    the panels, one kind of plot each (take histories and arrays, never train)
+- :mod:`grok_lib.paper_c.plots`     the figures, one per notebook, composed of those panels
 - :mod:`grok_lib.paper_c.thresholds` the numbers each claim is judged by
 - :mod:`grok_lib.paper_c.claims`    the paper's quantitative statements as claims, with their tolerances
-- :mod:`grok_lib.paper_c.checks`    one evaluator per claim: histories in, a Result out
+- :mod:`grok_lib.paper_c.checks`    one evaluator per claim, histories in and a Result out: the shared grading
+  helpers and the linear student's dynamics, accuracy law, plateau and grokking time (C.dyn, C.acc, C.plateau, C.grok)
+- :mod:`grok_lib.paper_c.checks_wd_dout` the checks of weight decay and several outputs (C.wd, C.dout)
+- :mod:`grok_lib.paper_c.checks_beyond` the checks beyond the linear student: the two nets, label noise and Part A's task
+  (C.nets, C.noise, C.modadd)
 - :mod:`grok_lib.paper_c.figures`   each figure's key numbers (printed, regression-tested) and the figures
+  draw: the shared helpers and the linear student's loss curves, grokking time, weight decay and d_out
+- :mod:`grok_lib.paper_c.figures_beyond` the same for the two nets, label noise and Part A's task
+- :mod:`grok_lib.paper_c.readings`  the numbers each page's prose quotes (glued), from the tables and the results
 - :mod:`grok_lib.paper_c.modadd`    Paper C's question on Part A's task: grokking time vs the training fraction
 - :mod:`grok_lib.paper_c.shape_fits` the three two-parameter shapes fitted to that grokking time
 - :mod:`grok_lib.paper_c.chapters`  each notebook declared once: its runs, claim-only runs and figures

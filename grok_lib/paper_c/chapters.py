@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..chapters import Chapter, Figure, no_claim_runs
-from . import config as C, figures, modadd, setup
+from . import config as C, figures, figures_beyond, modadd, setup
 
 
 def _chapter(stem: str, runs, *figs: Figure, claim_runs=None) -> Chapter:
@@ -26,13 +26,14 @@ CHAPTERS = (
              Figure("paper_c/d_out", "Paper C: grokking time against the output dimension at λ = 0.9", figures.d_out)),
     _chapter("nets", C.net_configs,
              Figure("paper_c/nets", "Paper C: a two-layer linear net and a tanh net against the rescaled linear theory",
-                    figures.nets)),
+                    figures_beyond.nets)),
     _chapter("label_noise", setup.noise_configs,
              Figure("paper_c/label_noise", "Paper C (rebuttal): label noise, its predicted effect and the tuned "
-                    "crossings", figures.label_noise), claim_runs=setup.tuned_noise_seed_configs),
+                    "crossings", figures_beyond.label_noise),
+             claim_runs=setup.tuned_noise_seed_configs),
     _chapter("modadd_data_ratio", modadd.data_ratio_configs,
              Figure("paper_c/modadd_data_ratio", "Paper C's question on Part A's task: grokking time against the "
-                    "training fraction, with three two-parameter fits", figures.data_ratio_numbers)),
+                    "training fraction, with three two-parameter fits", figures_beyond.data_ratio_numbers)),
 )
 
 load_set = setup.recorded

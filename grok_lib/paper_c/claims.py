@@ -1,6 +1,7 @@
 """Paper C's quantitative statements as claims: the registry. Every tolerance sentence is
 formatted from the thresholds its check compares against (:mod:`grok_lib.paper_c.thresholds`); the
-checks themselves, one per claim, are in :mod:`grok_lib.paper_c.checks`.
+checks themselves, one per claim, are in :mod:`grok_lib.paper_c.checks`, :mod:`grok_lib.paper_c.checks_wd_dout`
+and :mod:`grok_lib.paper_c.checks_beyond`.
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ from .. import recorded as recorded_runs
 from ..chapters import with_claim_runs
 from ..history import History
 from ..notebook import Run, start
-from . import checks, config as C, modadd
+from . import checks_wd_dout, config as C, modadd
 from .thresholds import WD_SEEDS
 
 
@@ -47,9 +47,9 @@ def grok_time(profile: str = "default", lams=None, d_in=None, eta=None, data_see
 
 def wd_seed_configs(configs: list) -> list:
     """C.wd.limits's claim-only runs (no figure draws them): the small-gamma runs of the weight-decay chapter's
-    ``configs`` (checks.wd_small_at) at data and init seeds base + 1 ... base + WD_SEEDS - 1, seeds outermost.
+    ``configs`` (checks_wd_dout.wd_small_at) at data and init seeds base + 1 ... base + WD_SEEDS - 1, seeds outermost.
     The base seed's lowest ratio sits on the edge of the band's margin, so one seed cannot decide the verdict."""
-    return further_seeds([c for c in configs if checks.wd_small_at(c.lam_eff, c.gamma, c.d_out)], WD_SEEDS - 1)
+    return further_seeds([c for c in configs if checks_wd_dout.wd_small_at(c.lam_eff, c.gamma, c.d_out)], WD_SEEDS - 1)
 
 
 def further_seeds(configs: list, count: int) -> list:

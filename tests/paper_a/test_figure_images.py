@@ -10,7 +10,7 @@ import matplotlib.pyplot as plt
 import pytest
 
 from grok_lib import style
-from grok_lib.paper_a import plots
+from grok_lib.paper_a import mechanism_plots, plots
 from image_compare import COMPARE, changed_style_is_caught
 from synthetic import fig1_sweep, paper_a_sweep
 
@@ -37,7 +37,7 @@ def test_fig1_architecture_sketch():
 def test_fig2_embedding_geometry():
     style.use_house_style()
     hs = paper_a_sweep()
-    return plots.figure2(hs, hs[-1], memorising_step=500)
+    return mechanism_plots.figure2(hs, hs[-1], memorising_step=500)
 
 
 @pytest.mark.mpl_image_compare(filename="fig3_stable_rank.png", **COMPARE)
@@ -76,7 +76,7 @@ def test_gradient_hierarchy():
     hs = paper_a_sweep()
     grads = {h.config["weight_decay"]: h["grad_U"] / h["grad_E"] for h in hs}
     updates = {h.config["weight_decay"]: h["update_U"] / h["update_E"] for h in hs}
-    return plots.figure_gradients(hs, hs[-1], grads, updates)
+    return mechanism_plots.figure_gradients(hs, hs[-1], grads, updates)
 
 
 @pytest.mark.mpl_image_compare(filename="activation_patterns.png", **COMPARE)
@@ -85,7 +85,7 @@ def test_activation_patterns():
     hs = paper_a_sweep()
     rates = {h.config["weight_decay"]: h["churn"] for h in hs}
     clocks = {h.config["weight_decay"]: (300.0, 2500.0) for h in hs}
-    return plots.figure_activations(hs, rates, clocks, threshold=1e-3)
+    return mechanism_plots.figure_activations(hs, rates, clocks, threshold=1e-3)
 
 
 def test_the_image_guard_catches_a_changed_plot(tmp_path):

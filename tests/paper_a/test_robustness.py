@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from grok_lib.history import History
-from grok_lib.paper_a import figures, robustness
+from grok_lib.paper_a import recorded_figures, robustness, sensitivity
 
 
 def test_epoch_share_weights_each_record_by_the_epochs_it_stands_for():
@@ -45,7 +45,7 @@ def test_the_clock_ratio_moves_with_the_fraction_of_the_peak():
     assert grid[(0.8, 1e-4)] == pytest.approx(600 / 300)  # 32 <= 0.8 * 40 first at epoch 600
     assert grid[(0.8, 1e-3)] == pytest.approx(600 / 200)
     assert math.isnan(grid[(0.7, 1e-4)])  # never below 0.7 * 40 = 28
-    rows = figures.clock_ratio_sensitivity([h])
+    rows = sensitivity.clock_ratio_sensitivity([h])
     assert rows[1]["ε"] == "1e-04" and rows[1]["f=0.8"] == 2.0 and rows[1]["f=0.7"] == "never"
 
 
@@ -57,7 +57,7 @@ def test_spread_table_merges_seed_tables_row_by_row():
 
 
 def test_split_table_states_the_arithmetic():
-    unordered, ordered, small = figures.split_table(113)
+    unordered, ordered, small = recorded_figures.split_table(113)
     assert unordered["of all unordered"] == pytest.approx(0.5, abs=1e-3) and unordered["test pairs whose mirror trained"] == 0
     assert ordered["of p²"] == pytest.approx(0.3, abs=1e-3)
     assert ordered["of all unordered"] == pytest.approx(1 - 0.7**2, abs=0.01)

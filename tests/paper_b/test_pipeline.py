@@ -13,7 +13,7 @@ from matplotlib.figure import Figure  # noqa: E402
 
 from grok_lib import chapters, kinds, tables  # noqa: E402
 from grok_lib.claims import VERDICTS, Result  # noqa: E402
-from grok_lib.paper_b import claims, figures, plots, selection, setup  # noqa: E402
+from grok_lib.paper_b import claims, figures, mlp_figures, plots, selection, setup  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -58,11 +58,11 @@ def test_tables_print(runs):
     for table in (figures.step_size_table(sparse), figures.transition_table(sparse), figures.paper_table(sparse),
                   figures.window_table(sparse), figures.margin_table(kr), figures.regime_table(kr),
                   figures.misgrokking_table(kr), figures.matrix_completion_table(runs["matrix_completion"].histories),
-                  figures.modadd_table(runs["modular_addition"].histories),
-                  figures.modadd_fit_table(runs["modular_addition"].histories),
-                  figures.modadd_shift_table(runs["modular_addition"].histories),
-                  figures.bridge_table(runs["init_scale_adamw"].histories),
-                  figures.bridge_fit_table(runs["init_scale_adamw"].histories)):
+                  mlp_figures.modadd_table(runs["modular_addition"].histories),
+                  mlp_figures.modadd_fit_table(runs["modular_addition"].histories),
+                  mlp_figures.modadd_shift_table(runs["modular_addition"].histories),
+                  mlp_figures.bridge_table(runs["init_scale_adamw"].histories),
+                  mlp_figures.bridge_fit_table(runs["init_scale_adamw"].histories)):
         assert tables.format_table(table).count("\n") >= 2
 
 
@@ -89,5 +89,5 @@ def test_figures_draw(runs):
             plots.misgrokking_figure(selection.misgrokking_run(kr)),
             plots.matrix_completion_figure(selection.matrix_completion_run(runs["matrix_completion"].histories)),
             plots.sweeps_figure(ma, ml, logx=False), plots.modadd_fits(ma, ml),
-            plots.init_scale_figure(selection.bridge_runs(bridge), figures.bridge_delay_rows(bridge))]
+            plots.init_scale_figure(selection.bridge_runs(bridge), mlp_figures.bridge_delay_rows(bridge))]
     assert all(isinstance(f, Figure) for f in made)

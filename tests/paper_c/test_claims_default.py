@@ -5,6 +5,8 @@ import pytest
 
 from grok_lib import claims, envelope_verdicts
 from grok_lib.paper_c import checks as CK
+from grok_lib.paper_c import checks_beyond as CKN
+from grok_lib.paper_c import checks_wd_dout as CKW
 from grok_lib.paper_c import claims as claims_c
 from grok_lib.paper_c import setup
 
@@ -20,10 +22,10 @@ def test_default_profile_verdicts():
     noise, wd = noise_run.histories, setup.weight_decay()
     results = [CK.evaluate_dynamics(curves), CK.evaluate_mp(curves), CK.evaluate_accuracy_law(curves),
                CK.evaluate_plateau(curves), CK.evaluate_formula(times),
-               CK.evaluate_divergence(times), CK.evaluate_weight_decay(wd.histories + wd.claim_histories),
-               CK.evaluate_d_out(setup.d_out().histories), CK.evaluate_two_layer(nets[0]),
-               CK.evaluate_tanh(nets[1]), CK.evaluate_noise(noise), CK.evaluate_tuned_noise(CK.tuned_noise_runs(noise + noise_run.claim_histories)),
-               CK.evaluate_tuned_noise_full(noise[-1]), CK.evaluate_data_ratio(setup.modadd_data_ratio().histories)]
+               CK.evaluate_divergence(times), CKW.evaluate_weight_decay(wd.histories + wd.claim_histories),
+               CKW.evaluate_d_out(setup.d_out().histories), CKN.evaluate_two_layer(nets[0]),
+               CKN.evaluate_tanh(nets[1]), CKN.evaluate_noise(noise), CKN.evaluate_tuned_noise(CKN.tuned_noise_runs(noise + noise_run.claim_histories)),
+               CKN.evaluate_tuned_noise_full(noise[-1]), CKN.evaluate_data_ratio(setup.modadd_data_ratio().histories)]
     # as the book records them: a verdict holds only where every measured arithmetic gives it
     got = {r.claim.id: r.verdict for r in envelope_verdicts.across_arithmetic(results)}
     compared = envelope_verdicts.measured_here(RECORDED)  # in other arithmetic: the claims measured there as graded now

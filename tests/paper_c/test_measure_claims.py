@@ -8,6 +8,8 @@ import pytest
 from grok_lib.claims import VERDICTS, Result
 from grok_lib.history import History
 from grok_lib.paper_c import checks as CK
+from grok_lib.paper_c import checks_beyond as CKN
+from grok_lib.paper_c import checks_wd_dout as CKW
 from grok_lib.paper_c import claims as cl
 from grok_lib.paper_c import thresholds as TH
 from grok_lib.paper_c import config as cc
@@ -78,9 +80,9 @@ def test_every_evaluator_returns_a_result(runs):
     results = [
         CK.evaluate_dynamics(runs["curves"]), CK.evaluate_mp(runs["curves"]), CK.evaluate_accuracy_law(runs["curves"]),
         CK.evaluate_formula(runs["grok"]), CK.evaluate_divergence(runs["grok"]), CK.evaluate_plateau(runs["curves"]),
-        CK.evaluate_weight_decay(runs["wd"]), CK.evaluate_d_out(runs["d_out"]), CK.evaluate_two_layer(runs["nets"][0]),
-        CK.evaluate_tanh(runs["nets"][1]), CK.evaluate_noise(runs["noise"]), CK.evaluate_tuned_noise([runs["noise"][-1]]),
-        CK.evaluate_tuned_noise_full(runs["noise_full"][0]),
+        CKW.evaluate_weight_decay(runs["wd"]), CKW.evaluate_d_out(runs["d_out"]), CKN.evaluate_two_layer(runs["nets"][0]),
+        CKN.evaluate_tanh(runs["nets"][1]), CKN.evaluate_noise(runs["noise"]), CKN.evaluate_tuned_noise([runs["noise"][-1]]),
+        CKN.evaluate_tuned_noise_full(runs["noise_full"][0]),
     ]
     # every claim on the linear student; the one on Part A's task is tested in test_modadd.py
     assert [r.claim.id for r in results] == [c.id for c in cl.CLAIMS if c.id != "C.modadd.data_ratio"]

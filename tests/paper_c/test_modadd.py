@@ -10,7 +10,7 @@ from grok_lib.claims import VERDICTS
 from grok_lib.config import ConfigError
 from grok_lib.history import History
 from grok_lib.paper_a.config import ModAddConfig
-from grok_lib.paper_c import checks, figures, plots
+from grok_lib.paper_c import checks_beyond, figures_beyond, panels
 from grok_lib.paper_c import modadd as md
 from grok_lib.paper_c import shape_fits as sf
 from grok_lib.paper_c import thresholds as th
@@ -95,7 +95,7 @@ def test_censored_runs_give_lower_bounds_and_are_not_fitted():
     assert edge.train_frac == 0.45 and not edge.grokked and edge.n_grokked == 1
     assert [r.lower_bound for r in edge.runs if r.censored] == [2970.0]
     assert [p.train_frac for p in m.fitted] == [0.5, 0.6, 0.7, 0.8]
-    rows = figures.data_ratio_table(runs)
+    rows = figures_beyond.data_ratio_table(runs)
     assert rows[0]["grokked"] == "1/2" and rows[0]["Δt per seed"] == "1970, >2970"
     assert math.isnan(rows[0]["Δt geo-mean"]) and rows[1]["Δt geo-mean"] == round(100 / 0.5**3)
 
@@ -152,14 +152,14 @@ def test_claim_tolerance_is_formatted_from_the_constants():
 
 
 def test_verdicts_on_synthetic_sweeps():
-    from_formula = checks.evaluate_data_ratio(sweep(lambda f: grok_time_formula(0.4 / f, 0.02)))
+    from_formula = checks_beyond.evaluate_data_ratio(sweep(lambda f: grok_time_formula(0.4 / f, 0.02)))
     assert from_formula.verdict == "reproduced"
     assert "c = 0.4" in from_formula.measured
-    from_power = checks.evaluate_data_ratio(sweep(lambda f: 60 * f**-4.0))
+    from_power = checks_beyond.evaluate_data_ratio(sweep(lambda f: 60 * f**-4.0))
     assert from_power.verdict == "partly"  # the formula's shape fits, a power law predicts held-out points better
-    too_few = checks.evaluate_data_ratio(sweep(lambda f: 60 * f**-4.0, censored=(0.5, 0.55)))
+    too_few = checks_beyond.evaluate_data_ratio(sweep(lambda f: 60 * f**-4.0, censored=(0.5, 0.55)))
     assert too_few.verdict == "not reproduced" and "Only 4 fraction(s)" in too_few.measured
-    flat = checks.evaluate_data_ratio(sweep(lambda f: 300 + 40 * math.sin(40 * f)))
+    flat = checks_beyond.evaluate_data_ratio(sweep(lambda f: 300 + 40 * math.sin(40 * f)))
     assert flat.verdict == "not reproduced"
     assert {r.verdict for r in (from_formula, from_power, too_few, flat)} <= set(VERDICTS)
 
@@ -167,17 +167,17 @@ def test_verdicts_on_synthetic_sweeps():
 def test_the_edge_fraction_is_compared_with_every_fit():
     runs = sweep(lambda f: grok_time_formula(0.4 / f, 0.02), fractions=(0.45, 0.5, 0.55, 0.6, 0.7, 0.8, 0.9),
                  censored=(0.45,))
-    text = checks.evaluate_data_ratio(runs).measured
+    text = checks_beyond.evaluate_data_ratio(runs).measured
     # judged per seed (two synthetic seeds here): each seed's text compares its censored edge with every fit
     assert text.count("at f=0.45 (not fitted: Δt per seed >2970) the fits predict formula") == 2, text
 
 
 def test_fit_table_and_numbers():
     runs = sweep(lambda f: 60 * f**-4.0)
-    rows = figures.data_ratio_fit_table(runs)
+    rows = figures_beyond.data_ratio_fit_table(runs)
     assert [r["fit"] for r in rows] == list(sf.KINDS)
     assert rows[1]["R²"] == pytest.approx(1.0, abs=1e-4)
-    numbers = figures.data_ratio_numbers(runs)
+    numbers = figures_beyond.data_ratio_numbers(runs)
     assert numbers["f=0.5/seed=0/dt"] == round(60 * 0.5**-4) and numbers["power/p1"] == pytest.approx(4.0, abs=0.02)
 
 
@@ -190,7 +190,7 @@ def test_plot_draws_points_fits_and_the_divergence():
     runs = sweep(lambda f: grok_time_formula(0.4 / f, 0.02), fractions=(0.45, 0.5, 0.55, 0.6, 0.7, 0.8, 0.9),
                  censored=(0.45,))
     fig, ax = plt.subplots()
-    plots.plot_data_ratio(ax, md.measure_data_ratio(runs))
+    panels.plot_data_ratio(ax, md.measure_data_ratio(runs))
     labels = [t.get_text() for t in ax.get_legend().get_texts()]
     assert any(lb.startswith("formula: R²") for lb in labels) and any("divergence" in lb for lb in labels)
     assert ax.get_yscale() == "log"

@@ -10,9 +10,12 @@ import pytest
 
 from grok_lib.history import History
 from grok_lib.paper_c import checks as CK
+from grok_lib.paper_c import checks_beyond as CKN
+from grok_lib.paper_c import checks_wd_dout as CKW
 from grok_lib.paper_c import config as cc
 from grok_lib.paper_c import figures
 from grok_lib.paper_c import measure as me
+from grok_lib.paper_c import readings
 from grok_lib.paper_c import simulate as sim
 from grok_lib.paper_c import theory
 from grok_lib.paper_c import thresholds as TH
@@ -144,11 +147,11 @@ def test_accuracy_law_accepts_binomial_scatter_and_rejects_a_shift():
 
 # --- C.wd.limits: the formula with the teacher's norm --------------------------------------------------------------
 def test_weight_decay_grading_on_both_sides_of_the_band():
-    assert CK.grade_weight_decay([0.95, 1.0, 1.05]) == "reproduced"
-    assert CK.grade_weight_decay([0.85, 1.0]) == "partly"  # in the band but inside its margin; spread 1.18
-    assert CK.grade_weight_decay([0.45, 0.5]) == "partly"  # the paper's number with E||T||^2 = 1/2: one prefactor
-    assert CK.grade_weight_decay([0.5, 1.0]) == "not reproduced"
-    assert CK.grade_weight_decay([]) == "not reproduced"
+    assert CKW.grade_weight_decay([0.95, 1.0, 1.05]) == "reproduced"
+    assert CKW.grade_weight_decay([0.85, 1.0]) == "partly"  # in the band but inside its margin; spread 1.18
+    assert CKW.grade_weight_decay([0.45, 0.5]) == "partly"  # the paper's number with E||T||^2 = 1/2: one prefactor
+    assert CKW.grade_weight_decay([0.5, 1.0]) == "not reproduced"
+    assert CKW.grade_weight_decay([]) == "not reproduced"
 
 
 def _wd(seed: int, lam: float, gamma: float, ratio_tr: float, ratio_gen: float, t_sq: float = 0.5) -> History:
@@ -170,8 +173,8 @@ def _wd_seed(seed: int, low: float, high: float = 1.0) -> list[History]:
 
 
 def test_weight_decay_is_judged_on_every_seed():
-    assert not CK.wd_small(_wd(0, 0.7, 1e-2, 1, 1)) and CK.wd_small(_wd(0, 0.7, 1e-3, 1, 1))
-    clear = CK.evaluate_weight_decay(_wd_seed(0, 0.95) + _wd_seed(1, 0.93) + _wd_seed(2, 0.97, 1.05))
+    assert not CKW.wd_small(_wd(0, 0.7, 1e-2, 1, 1)) and CKW.wd_small(_wd(0, 0.7, 1e-3, 1, 1))
+    clear = CKW.evaluate_weight_decay(_wd_seed(0, 0.95) + _wd_seed(1, 0.93) + _wd_seed(2, 0.97, 1.05))
     assert clear.verdict == "reproduced" and "reproduced for all 3 seeds" in clear.measured
     # the measured text names each seed's lowest and highest ratio, and the book's seed's runs one by one
     for text in ("seed 0 (reproduced): 4 ratios from 0.950", "seed 1 (reproduced): 4 ratios from 0.930",
@@ -180,25 +183,25 @@ def test_weight_decay_is_judged_on_every_seed():
         assert text in clear.measured
     assert "λ=0.7" not in clear.measured  # the run outside the small-gamma regime is not graded
     # one seed inside the margin (0.87 < 0.8 x 1.1), the others clear: the seeds disagree, so partly
-    edge = CK.evaluate_weight_decay(_wd_seed(0, 0.95) + _wd_seed(1, 0.87) + _wd_seed(2, 0.95))
+    edge = CKW.evaluate_weight_decay(_wd_seed(0, 0.95) + _wd_seed(1, 0.87) + _wd_seed(2, 0.95))
     assert edge.verdict == "partly" and "reproduced on 2 of 3 seeds (reproduced 2, partly 1)" in edge.measured
     assert "seed 1 (partly): 4 ratios from 0.870 (L_gen λ=0.5 γ=0.01)" in edge.measured
     # the book's seed alone would be reproduced: a verdict on one seed hides the others
-    assert CK.evaluate_weight_decay(_wd_seed(0, 0.95)).verdict == "reproduced"
+    assert CKW.evaluate_weight_decay(_wd_seed(0, 0.95)).verdict == "reproduced"
     # one seed far off (spread 2): still partly over the seeds, since the others reproduce it
-    assert CK.evaluate_weight_decay(_wd_seed(0, 0.95) + _wd_seed(1, 0.5)).verdict == "partly"
+    assert CKW.evaluate_weight_decay(_wd_seed(0, 0.95) + _wd_seed(1, 0.5)).verdict == "partly"
     # every seed inside the margin: partly; every seed off the band with a large spread: not reproduced
-    assert CK.evaluate_weight_decay(_wd_seed(0, 0.86) + _wd_seed(1, 0.87)).verdict == "partly"
-    assert CK.evaluate_weight_decay(_wd_seed(0, 0.5) + _wd_seed(1, 0.6)).verdict == "not reproduced"
-    assert CK.evaluate_weight_decay([_wd(0, 0.7, 1e-2, 1, 1)]).verdict == "not reproduced"  # nothing to grade
+    assert CKW.evaluate_weight_decay(_wd_seed(0, 0.86) + _wd_seed(1, 0.87)).verdict == "partly"
+    assert CKW.evaluate_weight_decay(_wd_seed(0, 0.5) + _wd_seed(1, 0.6)).verdict == "not reproduced"
+    assert CKW.evaluate_weight_decay([_wd(0, 0.7, 1e-2, 1, 1)]).verdict == "not reproduced"  # nothing to grade
 
 
 def test_weight_decay_seeds_are_graded_whatever_their_order():
     hs = _wd_seed(0, 0.95) + _wd_seed(2, 0.87) + _wd_seed(1, 0.96)
-    result = CK.evaluate_weight_decay(hs)
+    result = CKW.evaluate_weight_decay(hs)
     assert result.verdict == "partly" and "over seeds 0, 1, 2" in result.measured
     assert result.measured.index("seed 1 (") < result.measured.index("seed 2 (")
-    assert list(CK.weight_decay_seed_ratios(hs)) == [0, 1, 2]
+    assert list(CKW.weight_decay_seed_ratios(hs)) == [0, 1, 2]
 
 
 def test_the_weight_decay_page_reads_the_seeds():
@@ -206,12 +209,12 @@ def test_the_weight_decay_page_reads_the_seeds():
     rows = figures.weight_decay_seed_table(hs)
     assert [(r["seed"], r["lowest ratio"], r["verdict"]) for r in rows] == [
         (0, 0.95, "reproduced"), (1, 0.79, "partly"), (2, 0.9, "reproduced")]
-    glue = figures.weight_decay_reading(hs, CK.evaluate_weight_decay(hs))
+    glue = readings.weight_decay_reading(hs, CKW.evaluate_weight_decay(hs))
     assert glue["wd_verdict"] == "partly" and glue["wd_seeds"] == "3" and glue["wd_other_seeds"] == "1, 2"
     assert glue["wd_lowest"] == "0.950" and glue["wd_lowest_all"] == "0.790"  # the book's seed's, and all seeds'
     assert glue["wd_seed_lowest"] == "0.950 (seed 0), 0.790 (seed 1), 0.900 (seed 2)"
     assert glue["wd_lowest_all_place"] == "below the band's lower end" and "seed 1" in glue["wd_lowest_all_at"]
-    inside = figures.weight_decay_reading(_wd_seed(0, 0.85), CK.evaluate_weight_decay(_wd_seed(0, 0.85)))
+    inside = readings.weight_decay_reading(_wd_seed(0, 0.85), CKW.evaluate_weight_decay(_wd_seed(0, 0.85)))
     assert inside["wd_lowest_all_place"] == "inside the band but within its margin"
     assert inside["wd_other_seeds"] == "none"
 
@@ -222,7 +225,7 @@ def test_the_weight_decay_seeds_are_trained_with_the_book_and_drawn_in_no_figure
     chapter = chapters.chapter("paper_c", "weight_decay")
     figure = chapter.runs("default")
     extra = chapter.claim_runs(figure)
-    small = [c for c in figure if CK.wd_small_at(c.lam_eff, c.gamma, c.d_out)]
+    small = [c for c in figure if CKW.wd_small_at(c.lam_eff, c.gamma, c.d_out)]
     assert len(small) == 5 and len(extra) == (TH.WD_SEEDS - 1) * len(small)
     assert all(c in chapters.book_configs("default") for c in extra)
     assert not any(c in ch.runs("default") for c in extra for ch in chapters.chapters("paper_c"))
@@ -235,7 +238,7 @@ def test_the_weight_decay_seeds_are_trained_with_the_book_and_drawn_in_no_figure
 def test_the_exact_gamma_plateau_tends_to_the_formula_as_gamma_goes_to_zero():
     lam, d_out, t_sq = 0.5, 1, 0.5
     for gamma, rel in ((1e-5, 1e-3), (1e-2, 0.2)):
-        exact = CK.wd_limits_exact_gamma(lam, gamma, d_out, t_sq)
+        exact = CKW.wd_limits_exact_gamma(lam, gamma, d_out, t_sq)
         first = theory.wd_limits_mp(lam, gamma, d_out, t_sq)
         assert all(e < f for e, f in zip(exact, first))  # the expansion overestimates
         assert all(e / f == pytest.approx(1, rel=rel) for e, f in zip(exact, first))
@@ -252,9 +255,9 @@ def _tuned(seed: int, t_train, t_test) -> History:
 
 
 def test_tuned_noise_holds_only_where_every_seed_holds():
-    assert CK.evaluate_tuned_noise([_tuned(0, 1000, 1020), _tuned(1, 990, 1000)]).verdict == "reproduced"
-    assert CK.evaluate_tuned_noise([_tuned(0, 800, None), _tuned(1, 990, 1000)]).verdict == "partly"
-    both = CK.evaluate_tuned_noise([_tuned(1, 780, 1470), _tuned(0, 790, None)])
+    assert CKN.evaluate_tuned_noise([_tuned(0, 1000, 1020), _tuned(1, 990, 1000)]).verdict == "reproduced"
+    assert CKN.evaluate_tuned_noise([_tuned(0, 800, None), _tuned(1, 990, 1000)]).verdict == "partly"
+    both = CKN.evaluate_tuned_noise([_tuned(1, 780, 1470), _tuned(0, 790, None)])
     assert both.verdict == "not reproduced" and both.measured.index("seed 0") < both.measured.index("seed 1")
 
 
@@ -271,10 +274,10 @@ def test_a_cap_turns_a_growing_delta_t_into_a_peak():
     hs = [History(steps=np.array([0, 1]), metrics={}, config={"d_out": d, "eps": 1e-3},
                   meta={"crossings": [{"eps": 1e-3, "t_train": 100 * d, "t_test": 20_000 * d}]})
           for d in (1, 10, 50, 100)]
-    table = CK.capped_d_out_table(hs, cap=1_000_000)
+    table = CKW.capped_d_out_table(hs, cap=1_000_000)
     assert [table[d][4] for d in (1, 10, 50, 100)] == [0, 0, 0, 1]
-    assert "peaks at d_out = 50 (interior)" in CK.capped_peak_text(hs, cap=1_000_000)
-    assert "(an end of the range)" in CK.capped_peak_text(hs, cap=10**9)
+    assert "peaks at d_out = 50 (interior)" in CKW.capped_peak_text(hs, cap=1_000_000)
+    assert "(an end of the range)" in CKW.capped_peak_text(hs, cap=10**9)
 
 
 # --- the two-layer net's clock (reported) ---------------------------------------------------------------------------
@@ -300,7 +303,7 @@ def test_the_tuned_noise_runs_are_the_sigma_star_run_and_its_further_seeds():
 
     hs = [run(0, 0.5, 0.0), run(0, 0.5, 0.007), run(0, 0.5, 0.015), run(0, 0.3, 0.018), run(1, 0.5, 0.015),
           run(2, 0.5, 0.015)]
-    assert CK.tuned_noise_runs(hs) == [hs[2], hs[4], hs[5]]
+    assert CKN.tuned_noise_runs(hs) == [hs[2], hs[4], hs[5]]
 
 
 def test_the_claim_only_seeds_are_trained_with_the_book_and_drawn_in_no_figure():

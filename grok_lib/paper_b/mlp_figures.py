@@ -1,0 +1,178 @@
+"""The key numbers of the MLP chapters' figures (Paper B's two-layer net on modular addition, the bridge to
+Part A), computed once: as in :mod:`grok_lib.paper_b.figures`, ``<figure>_table(...)`` rows the notebook prints
+and a regression reduction ``<figure>_numbers(histories)`` per figure, and the tables at every seed.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Sequence
+
+from ..figure_numbers import none_if_nan
+from ..history import History
+from ..tables import format_value
+from . import measure, selection
+from .figures import _attr, _r, _step, _tag, at_steps
+from .thresholds import BRIDGE_ACC
+
+#: The bridge's train fit: first recorded step with train accuracy >= this.
+FIT_ACC = 0.99
+
+
+# --- modular addition (Paper B's MLP) ------------------------------------------------------------------
+MODADD_STEPS = (0, 500, 1000, 1500, 2000, 3000)
+
+
+def modadd_table(histories: Sequence[History], seed: int | None = None) -> list[dict]:
+    """Per run of both sweeps (of ``seed``; None: the first): the transition steps and times, ln(alpha) / lambda,
+    the end on the clock."""
+    alpha_sweep, lambda_sweep = selection.split_modadd(histories, seed)
+    rows = []
+    for h in selection.unique([*alpha_sweep, *lambda_sweep]):
+        tr = measure.accuracy_transition(h)
+        unit = measure.clock_unit(h.cfg)
+        rows.append({"alpha": h.cfg.alpha, "lambda": h.cfg.weight_decay,
+                     "train acc 1 at": _step(measure.first_crossing(h, "train_acc", 1.0)),
+                     "start step": _step(tr.start), "end step": _step(tr.end),
+                     "end t": _r(tr.end.t, 1) if tr.end else math.nan,
+                     "ln(a)/l (t)": _r(unit, 0) if math.isfinite(unit) else "n/a",
+                     "end frac": _r(tr.fractions[1]) if math.isfinite(unit) else "n/a",
+                     "final test acc": _r(h.final("test_acc"))})
+    return rows
+
+
+def modadd_shift_table(histories: Sequence[History]) -> list[dict]:
+    """Between consecutive alphas of the alpha sweep: the shift of the end time t against the clock's
+    prediction ln(alpha2 / alpha1) / lambda (the offset-free reading of the ln(alpha) law)."""
+    alpha_sweep, _ = selection.split_modadd(histories)
+    times = measure.transition_times(alpha_sweep)
+    rows = []
+    for (h1, t1), (h2, t2) in zip(zip(alpha_sweep, times), list(zip(alpha_sweep, times))[1:]):
+        a1, a2, lam = float(h1.cfg.alpha), float(h2.cfg.alpha), float(h1.cfg.weight_decay)
+        pred = math.log(a2 / a1) / lam
+        rows.append({"alpha": f"{a1:g} -> {a2:g}", "shift of end t": _r(t2 - t1, 1),
+                     "ln(a2/a1)/lambda": _r(pred, 0), "ratio": _r((t2 - t1) / pred)})
+    return rows
+
+
+def modadd_fit_table(histories: Sequence[History]) -> list[dict]:
+    """The end time t against ln(alpha) and against 1 / lambda: fitted slope, its theory value, R^2."""
+    alpha_sweep, lambda_sweep = selection.split_modadd(histories)
+    lam, alpha = float(alpha_sweep[0].cfg.weight_decay), float(lambda_sweep[0].cfg.alpha)
+    fa, fl = measure.try_fit(measure.fit_vs_log_alpha, alpha_sweep), measure.try_fit(measure.fit_vs_inverse_lambda, lambda_sweep)
+    log_a = math.log(alpha) if alpha > 1 else math.nan
+    return [{"fit": f"t vs ln(a) at lambda {lam:g}", "slope": _r(_attr(fa, "slope"), 1),
+             "+-": _r(_attr(fa, "slope_se"), 1), "theory slope": _r(1 / lam, 1), "ratio": _r(_attr(fa, "slope", lam)),
+             "R^2": _r(_attr(fa, "r2")), "runs": fa.n if fa else 0},
+            {"fit": f"t vs 1/lambda at alpha {alpha:g}", "slope": _r(_attr(fl, "slope"), 3),
+             "+-": _r(_attr(fl, "slope_se"), 3), "theory slope": _r(log_a, 3), "ratio": _r(_attr(fl, "slope") / log_a),
+             "R^2": _r(_attr(fl, "r2")), "runs": fl.n if fl else 0}]
+
+
+def modadd_sweeps_numbers(histories: Sequence[History]) -> dict:
+    """Modular addition: accuracies and losses at fixed steps, and the transition steps, per run."""
+    values = {}
+    for h in selection.unique([*selection.split_modadd(histories)[0], *selection.split_modadd(histories)[1]]):
+        values |= at_steps(h, ("train_acc", "test_acc", "test_loss", "norm"), MODADD_STEPS)
+        tr = measure.accuracy_transition(h)
+        values[f"{_tag(h)}/T_start"], values[f"{_tag(h)}/T_end"] = none_if_nan(_step(tr.start)), none_if_nan(_step(tr.end))
+    return values
+
+
+def modadd_fits_numbers(histories: Sequence[History]) -> dict:
+    """Modular addition: the two fits."""
+    values = {}
+    for row in modadd_fit_table(histories):
+        for k in ("slope", "ratio", "R^2"):
+            values[f"{row['fit']}/{k}"] = none_if_nan(row[k])
+    return values
+
+
+# --- the bridge to Part A ---------------------------------------------------------------------------------
+BRIDGE_STEPS = (0, 100, 200, 400, 800, 1200, 1600, 2000, 2400, 2800)
+
+
+def bridge_table(histories: Sequence[History], seed: int | None = None) -> list[dict]:
+    """Per bridge run (of ``seed``; None: the first): the train fit and grokking steps, their delays against
+    alpha = 1 at the same lambda, the shrinking clock ln(alpha) / (lambda lr) and Adam's memory
+    4 ln(alpha) / (1 - beta2), in steps."""
+    runs = selection.bridge_runs(histories, seed)
+    delays = {(d.alpha, d.weight_decay): d for d in measure.delays(runs, BRIDGE_ACC)}
+    fits = {(d.alpha, d.weight_decay): d for d in measure.delays(runs, FIT_ACC, "train_acc")}
+    rows = []
+    for h in runs:
+        key = (float(h.cfg.alpha), float(h.cfg.weight_decay))
+        g, f = delays[key], fits[key]
+        rows.append({"lambda": key[1], "alpha": key[0], "fit step": f.step, "grok step": g.step,
+                     "fit delay": f.delay, "grok delay": g.delay,
+                     "ln(a)/(l lr)": _r(g.predicted, 0),
+                     "4 ln(a)/(1-b2)": _r(4 * math.log(key[0]) / (1 - float(h.cfg.beta2)), 0),
+                     "grok delay / ln(a)/(l lr)": _r(g.delay / g.predicted, 2) if key[0] > 1 else "n/a",
+                     "final test acc": _r(h.final("test_acc"))})
+    return rows
+
+
+def seeds_table(tables: dict, keys: Sequence[str], columns: Sequence[str]) -> list[dict]:
+    """One per-run table at several seeds (``{seed: rows}``, the same rows in the same order) merged: the
+    ``keys`` columns, then each of ``columns`` as its values at the seeds, "seed 0 / seed 1 / ..."."""
+    seeds = ", ".join(str(s) for s in tables)
+    rows = []
+    for same in zip(*tables.values()):
+        row = {k: same[0][k] for k in keys}
+        row |= {f"{c} (seeds {seeds})": " / ".join(format_value(r[c]) for r in same) for c in columns}
+        rows.append(row)
+    return rows
+
+
+def bridge_seeds_table(histories: Sequence[History]) -> list[dict]:
+    """The bridge's train-fit and grokking steps and delays at every seed."""
+    seeds = selection.seeds([h for h in histories if h.meta.get("model") == "paper_b.init_scale"])
+    return seeds_table({s: bridge_table(histories, s) for s in seeds}, ("lambda", "alpha"),
+                       ("fit step", "grok step", "grok delay"))
+
+
+def modadd_seeds_table(histories: Sequence[History]) -> list[dict]:
+    """Modular addition's transition end steps and end times at every seed."""
+    seeds = selection.seeds([h for h in histories if h.meta.get("model") == "paper_b.modadd"])
+    return seeds_table({s: modadd_table(histories, s) for s in seeds}, ("alpha", "lambda"),
+                       ("end step", "end t", "final test acc"))
+
+
+def bridge_delay_rows(histories: Sequence[History]) -> list[dict]:
+    """The rows :func:`grok_lib.paper_b.plots.delay_panel` draws."""
+    runs = selection.bridge_runs(histories)
+    by = {(float(h.cfg.alpha), float(h.cfg.weight_decay)): h for h in runs}
+    return [r | {"lr": float(by[(r["alpha"], r["lambda"])].cfg.lr),
+                 "beta2": float(by[(r["alpha"], r["lambda"])].cfg.beta2), "weight_decay": r["lambda"]}
+            for r in bridge_table(histories)]
+
+
+def bridge_fit_table(histories: Sequence[History]) -> list[dict]:
+    """Per lambda: least-squares slopes through the origin of the grokking and train-fit delays against the
+    shrinking clock ln(alpha) / (lambda lr) and against Adam's memory 4 ln(alpha) / (1 - beta2) (alpha > 1)."""
+    runs = selection.bridge_runs(histories)
+    beta2 = {(float(h.cfg.alpha), float(h.cfg.weight_decay)): float(h.cfg.beta2) for h in runs}
+    groks = [d for d in measure.delays(runs, BRIDGE_ACC) if d.alpha > 1]
+    fits = [d for d in measure.delays(runs, FIT_ACC, "train_acc") if d.alpha > 1]
+    rows = []
+    for lam in sorted({d.weight_decay for d in groks}):
+        row = {"lambda": lam}
+        for name, ds in (("grok", groks), ("fit", fits)):
+            mine = [d for d in ds if d.weight_decay == lam]
+            memory = [4 * math.log(d.alpha) / (1 - beta2[(d.alpha, lam)]) for d in mine]
+            row[f"{name} / ln(a)/(l lr)"] = _r(measure.slope_through_origin([d.predicted for d in mine],
+                                                                             [d.delay for d in mine]), 2)
+            row[f"{name} / 4 ln(a)/(1-b2)"] = _r(measure.slope_through_origin(memory, [d.delay for d in mine]), 2)
+        rows.append(row)
+    return rows
+
+
+def init_scale_numbers(histories: Sequence[History]) -> dict:
+    """The bridge: accuracies, norm and Adam's step at fixed steps; fit and grokking steps, per run."""
+    values = {}
+    for h in selection.bridge_runs(histories):
+        values |= at_steps(h, ("train_acc", "test_acc", "norm", "adam_step"), BRIDGE_STEPS)
+    for r in bridge_table(histories):
+        tag = f"a={r['alpha']:g},wd={r['lambda']:g}"
+        values[f"{tag}/T_fit"], values[f"{tag}/T_grok"] = none_if_nan(r["fit step"]), none_if_nan(r["grok step"])
+    return values

@@ -1,0 +1,159 @@
+"""The key numbers of Part C's figures beyond the linear student: of the two nets, of label noise and of Paper C's question asked of Part A's
+task (the training fraction): their tables, the data they draw and their figure-regression reductions, as in
+:mod:`grok_lib.paper_c.figures` (which holds the shared helpers). The numbers the pages' prose quotes are in
+:mod:`grok_lib.paper_c.readings`."""
+
+from __future__ import annotations
+
+import math
+from typing import Sequence
+
+import numpy as np
+
+from ..history import History
+from . import measure, modadd, shape_fits, theory
+from .figures import _curves, _int, _loss
+
+
+# --- the two nets ---------------------------------------------------------------------------------------
+def nets_table(histories: Sequence[History]) -> list[dict]:
+    """Per net: simulated and rescaled-theory crossings, and the end of training."""
+    rows = []
+    for h in histories:
+        c, row = h.cfg, measure.crossing(h)
+        rows.append({"model": c.model.replace("_", " "), "shape": f"{c.d_in}-{c.hidden}-{c.d_out}",
+                     "t_train": _int(row["t_train"]), "theory t_train": _int(row.get("theory_t_train")),
+                     "t_test": _int(row["t_test"]), "theory t_test": _int(row.get("theory_t_test")),
+                     "final test loss": _loss(h.final('test_loss')),
+                     "final test acc": round(h.final("test_acc"), 3)})
+    return rows
+
+
+def two_layer_clock(h: History) -> dict:
+    """The two-layer linear net's second layer against the rescaling's assumption W2^T W2 = I / (2 d_out): its mean
+    eigenvalue along the run (retraced, :func:`measure.second_layer_gram`) and the crossings the theory predicts
+    when its clock runs at that measured value (:func:`measure.rescaled_clock_crossing`)."""
+    config = h.cfg
+    row = measure.crossing(h)
+    t_max = max(t for t in (row["t_train"], row["t_test"], 50) if t is not None)
+    gram = measure.second_layer_gram(config, t_max)
+    clock = [measure.rescaled_clock_crossing(gram, config.d_out, row[f"theory_t_{w}"]) for w in ("train", "test")]
+    if not all(math.isfinite(t) for t in clock):  # the measured clock crosses after the net: trace on, as far as
+        t_max = max(t_max, math.ceil(max(row["theory_t_train"], row["theory_t_test"])))  # the fixed rescaling
+        gram = measure.second_layer_gram(config, t_max)
+        clock = [measure.rescaled_clock_crossing(gram, config.d_out, row[f"theory_t_{w}"]) for w in ("train", "test")]
+    return {"assumed": 1 / (2 * config.d_out), "gram": gram, "clock_t_train": clock[0], "clock_t_test": clock[1],
+            "t_train": row["t_train"], "t_test": row["t_test"],
+            "theory_t_train": row["theory_t_train"], "theory_t_test": row["theory_t_test"]}
+
+
+def two_layer_clock_table(h: History, steps=(0, 10, 25, 50, 100)) -> list[dict]:
+    """Printable rows: the mean eigenvalue of W2^T W2 at a few steps and at the net's crossings, over its value
+    assumed by eta -> eta / (2 d_out^2)."""
+    clock = two_layer_clock(h)
+    marks = [(t, "") for t in steps] + [(clock["t_train"], "t_train"), (clock["t_test"], "t_test")]
+    marks = sorted((t, label) for t, label in marks if t is not None and t < len(clock["gram"]))  # None: never crossed
+    return [{"step": int(t), "": label, "mean eigenvalue of W2ᵀW2": round(float(clock["gram"][t]), 3),
+             "/ 1/(2 d_out)": round(float(clock["gram"][t]) / clock["assumed"], 2)} for t, label in marks]
+
+
+def nets(histories: Sequence[History]) -> dict[str, float | None]:
+    """Regression numbers: the curves at fixed steps and the crossings."""
+    return _curves(histories, ("train_loss", "test_loss", "train_acc", "test_acc"))
+
+
+# --- label noise --------------------------------------------------------------------------------------
+def label_noise_table(histories: Sequence[History]) -> list[dict]:
+    """Per run: σ_n, both crossings and their gap, and the final losses against the noise floors."""
+    rows = []
+    for h in histories:
+        c, row = h.cfg, measure.crossing(h)
+        lim_tr, lim_gen = theory.noise_fit_limits(h.meta["lam_eff"], c.label_noise)
+        gap = (abs(row["t_train"] - row["t_test"]) / row["t_test"]
+               if row["t_train"] is not None and row["t_test"] is not None else math.nan)
+        rows.append({"λ": c.lam, "σ_n": float(f"{c.label_noise:.3g}"), "t_train": _int(row["t_train"]),
+                     "t_test": _int(row["t_test"]), "gap / t_test": round(gap, 3),
+                     "final L_tr": _loss(h.final('train_loss')), "σₙ²(1-λ)": float(f"{lim_tr:.3g}"),
+                     "final L_gen": _loss(h.final('gen_loss')), "σₙ²λ/(1-λ)": float(f"{lim_gen:.3g}")})
+    return rows
+
+
+def tuned_noise_table(histories: Sequence[History]) -> list[dict]:
+    """Per seed at σ_n = σ*: both crossings, their gap over t_test, and the final L_gen against ε/4 (C.noise.tuned)."""
+    rows = []
+    for h in sorted(histories, key=lambda h: h.cfg.data_seed):
+        row = measure.crossing(h)
+        gap = (abs(row["t_train"] - row["t_test"]) / row["t_test"]
+               if row["t_train"] is not None and row["t_test"] is not None else math.nan)
+        rows.append({"seed": h.cfg.data_seed, "σ_n": float(f"{h.cfg.label_noise:.3g}"),
+                     "t_train": _int(row["t_train"]), "t_test": _int(row["t_test"]), "gap / t_test": round(gap, 3),
+                     "final L_gen": float(f"{h.final('gen_loss'):.4g}"), "ε/4": h.cfg.eps / 4})
+    return rows
+
+
+def label_noise(histories: Sequence[History]) -> dict[str, float | None]:
+    """Regression numbers: the curves at fixed steps and the crossings."""
+    return _curves(histories, ("train_loss", "gen_loss", "train_acc", "test_acc"))
+
+
+# --- Paper C's question on Part A's task: Δt vs the training fraction -------------------------------
+def data_ratio_table(histories: Sequence[History], level: float = modadd.LEVEL) -> list[dict]:
+    """One printable row per training fraction: epochs, seeds grokked, t_train, Delta t per seed (">N" when
+    censored), their geometric mean, lambda_eff = c/f from the formula fit, and each fit's prediction."""
+    m = modadd.measure_data_ratio(histories, level)
+    c = m.fits["formula"].params[1] if "formula" in m.fits else math.nan
+    rows = []
+    for p in m.fractions:
+        t_tr = [r.t_train for r in p.runs if math.isfinite(r.t_train)]
+        row = {
+            "train_frac": p.train_frac,
+            "epochs": max(r.epochs for r in p.runs),
+            "grokked": f"{p.n_grokked}/{len(p.runs)}",
+            "t_train": _int(float(np.mean(t_tr))) if t_tr else math.nan,
+            "Δt per seed": ", ".join(f"{r.dt:.0f}" if not r.censored else f">{r.lower_bound:.0f}" for r in p.runs),
+            "Δt geo-mean": _int(p.geo_mean) if p.grokked else math.nan,
+            "λ_eff": round(c / p.train_frac, 3) if math.isfinite(c) else math.nan,
+        }
+        for k, fit in m.fits.items():
+            pred = float(fit(p.train_frac))
+            row[f"{k} fit"] = _int(pred) if math.isfinite(pred) else "never"
+        rows.append(row)
+    return rows
+
+
+def data_ratio_fit_table(histories: Sequence[History], level: float = modadd.LEVEL) -> list[dict]:
+    """One printable row per fit: its formula, R^2 and RMS error of ln Delta t on the fitted fractions, and
+    the leave-one-fraction-out RMS error and the held-out error at the smallest fitted fraction."""
+    m = modadd.measure_data_ratio(histories, level)
+    rows = []
+    for k, fit in m.fits.items():
+        loo = m.loo.get(k)
+        rows.append({
+            "fit": k,
+            "fitted curve": fit.describe(),
+            "R²": round(fit.r2, 4),
+            "rms error of ln Δt": round(fit.rmse, 4),
+            "leave-one-out rms error of ln Δt": round(shape_fits.rms(loo), 4) if loo is not None and math.isfinite(shape_fits.rms(loo)) else (
+                "inf" if loo is not None else "n/a"),
+            "held-out error of ln Δt at the smallest f": (round(float(loo[0]), 3) if math.isfinite(loo[0]) else "never groks")
+            if loo is not None else "n/a",
+        })
+    return rows
+
+
+def data_ratio_numbers(histories: Sequence[History]) -> dict[str, float | None]:
+    """The key numbers for figure regression: Delta t per (fraction, seed) and each fit's parameters."""
+    m = modadd.measure_data_ratio(histories)
+
+    def num(x: float) -> float | None:
+        return float(x) if math.isfinite(x) else None
+
+    out: dict[str, float | None] = {}
+    for p in m.fractions:
+        for r in p.runs:
+            out[f"f={p.train_frac:g}/seed={r.seed}/dt"] = num(r.dt)
+    for k, fit in m.fits.items():
+        out[f"{k}/p0"], out[f"{k}/p1"], out[f"{k}/r2"] = num(fit.params[0]), num(fit.params[1]), num(fit.r2)
+        if k in m.loo:
+            out[f"{k}/loo_rms"] = num(m.loo_rms(k))
+    return out

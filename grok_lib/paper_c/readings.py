@@ -1,0 +1,221 @@
+"""The numbers each Part C page's prose quotes (``<page>_reading``, glued into the text), computed from the
+figures' tables (:mod:`grok_lib.paper_c.figures`, :mod:`grok_lib.paper_c.figures_beyond`) and the
+claims' results and checks."""
+
+from __future__ import annotations
+
+import math
+from typing import Sequence
+
+from ..history import History
+from ..tables import typeset
+from . import checks, checks_wd_dout, measure, theory, thresholds
+from .figures import agreement_table, grading_table, loss_curves_table, weight_decay_seed_table
+from .figures_beyond import nets_table, tuned_noise_table, two_layer_clock
+
+
+# --- losses and accuracies vs step (λ = 0.1, 0.9, 1.5) ------------------------------------------------
+def _listed(items: Sequence[str]) -> str:
+    """'a, b and c' (one item: itself)."""
+    return ", ".join(items[:-1]) + " and " + items[-1] if len(items) > 1 else items[0]
+
+
+def _percent(row: dict, key: str) -> float:
+    return float(row[key].rstrip("%"))
+
+
+def loss_curves_reading(histories: Sequence[History], results: Sequence) -> dict[str, str]:
+    """The measured numbers the loss-curve page's prose quotes (glued), from its tables and its claims' results
+    (C.dyn.exact, C.dyn.mp, C.acc.law first, in that order)."""
+    curves, agreement, graded = loss_curves_table(histories), agreement_table(histories), grading_table(histories)
+    deep_key = f"sim/exact to {thresholds.LOSS_FLOOR:g}"
+    worst_mp = max(graded, key=lambda r: _percent(r, "MP/isotropic"))
+    worst_z = max(graded, key=lambda r: max(r["acc. law max z (train)"], r["acc. law max z (test)"]))
+    worst_abs = max(graded, key=lambda r: r["acc. law max |Δ| (train)"])
+    comparisons = sum(2 * len(h.steps) for h in histories)
+    near_one = min(agreement, key=lambda r: abs(r["λ"] - 1))
+    grokked = [r for r in curves if r["Δt sim"] == r["Δt sim"]]  # NaN: the test accuracy never crossed
+    slowest = max(grokked, key=lambda r: r["Δt sim"]) if grokked else curves[0]
+    offsets = []
+    for h in histories:
+        row = measure.crossing(h)
+        for w in ("train", "test"):
+            t, th = row[f"t_{w}"], row.get(f"theory_t_{w}")
+            if t is not None and th is not None and math.isfinite(th) and th > 0:
+                offsets.append(abs(t / th - 1))
+    return {
+        "dyn_sim_vs_exact": _listed([f"{r['sim/exact in window']} at λ = {r['λ']:g}" for r in graded]),
+        "dyn_deep": _listed([f"{r[deep_key]} at λ = {r['λ']:g}" for r in graded]),
+        "dyn_floor": f"$10^{{{round(math.log10(thresholds.LOSS_FLOOR))}}}$",
+        "dyn_crossing_max": f"{max(offsets, default=math.nan):.1%}",
+        "dyn_verdict": results[0].verdict,
+        "dyn_mp_iso": _listed([f"{r['MP/isotropic']} at λ = {r['λ']:g}" for r in graded]),
+        "dyn_mp_one": _listed([f"{r['MP/this D₀']} at λ = {r['λ']:g}" for r in graded]),
+        "dyn_mp_worst_lam": f"{worst_mp['λ']:g}",
+        "dyn_mp_worst": worst_mp["MP/isotropic"],
+        "dyn_mp_ok": f"{thresholds.MP_OK:.0%}",
+        "dyn_mp_verdict": results[1].verdict,
+        "grading_edge": f"{thresholds.EDGE:.0%}",
+        "acc_level": f"{thresholds.ACC_LEVEL:.0%}",
+        "acc_max_z": f"{max(worst_z['acc. law max z (train)'], worst_z['acc. law max z (test)']):.2f}",
+        "acc_max_z_lam": f"{worst_z['λ']:g}",
+        "acc_bound": f"{checks.accuracy_law_bound(comparisons):.2f}",
+        "acc_comparisons": f"{comparisons}",
+        "acc_max_abs": f"{worst_abs['acc. law max |Δ| (train)']:.3f}",
+        "acc_max_abs_n": f"{worst_abs['N_tr']}",
+        "acc_verdict": results[2].verdict,
+        "dyn_slowest_lam": f"{slowest['λ']:g}",
+        "dyn_slowest_train": f"{slowest['t_train']}",
+        "dyn_slowest_test": f"{slowest['t_test']}",
+        "dyn_near_one_lam": f"{near_one['λ']:g}",
+        "dyn_near_one_smallest": near_one["smallest sample eigenvalue"],
+        "dyn_near_one_edge": near_one["MP lower edge"],
+    }
+
+
+# --- weight decay --------------------------------------------------------------------------------------
+def weight_decay_reading(histories: Sequence[History], result) -> dict[str, str]:
+    """The measured numbers the weight-decay page's prose quotes (glued): the book's seed's small-γ runs' ratios
+    to the paper's number, to the formula with the teacher's norm and to the MP plateau without the small-γ
+    expansion, the realised d_out ||T||^2, the band C.wd.limits is judged by with its margin, and per seed the
+    lowest and highest ratio and the seed's verdict (``histories``: every seed's runs, the book's first)."""
+    seeds = weight_decay_seed_table(histories)
+    small = [h for h in histories if checks_wd_dout.wd_small(h) and h.cfg.data_seed == histories[0].cfg.data_seed]
+    ratios = {"paper": [], "ours": [], "exact": []}
+    for h in small:
+        c, lam, t_sq = h.cfg, h.meta["lam_eff"], h.meta["teacher_sq"]
+        final = (h.final("train_loss"), h.final("gen_loss"))
+        for key, lim in (("paper", theory.wd_limits_paper(lam, c.gamma)),
+                         ("ours", theory.wd_limits_mp(lam, c.gamma, c.d_out, t_sq)),
+                         ("exact", checks_wd_dout.wd_limits_exact_gamma(lam, c.gamma, c.d_out, t_sq))):
+            ratios[key] += [f / x for f, x in zip(final, lim)]
+
+    def span(xs: Sequence[float]) -> str:
+        return f"{min(xs):.3f}–{max(xs):.3f}" if xs else "none"
+
+    lo, hi = thresholds.WD_BAND
+    return {"wd_paper_ratios": span(ratios["paper"]), "wd_our_ratios": span(ratios["ours"]),
+            "wd_exact_ratios": span(ratios["exact"]), "wd_runs": f"{len(small)}",
+            "wd_teacher": span([h.cfg.d_out * h.meta["teacher_sq"] for h in small]),
+            "wd_band": f"[{lo:g}, {hi:g}]", "wd_clear": f"[{lo * (1 + thresholds.EDGE):.3g}, {hi * (1 - thresholds.EDGE):.3g}]",
+            "wd_lowest": f"{min(ratios['ours'], default=math.nan):.3f}", "wd_verdict": result.verdict,
+            "wd_small": f"{thresholds.WD_SMALL:g}", "wd_seeds": f"{len(seeds)}",
+            "wd_other_seeds": ", ".join(str(r["seed"]) for r in seeds[1:]) or "none",
+            "wd_seed_lowest": ", ".join(f"{r['lowest ratio']:.3f} (seed {r['seed']})" for r in seeds) or "none",
+            "wd_seed_highest": ", ".join(f"{r['highest ratio']:.3f} (seed {r['seed']})" for r in seeds) or "none",
+            "wd_seed_verdicts": ", ".join(f"{r['verdict']} (seed {r['seed']})" for r in seeds) or "none",
+            **_lowest_over_seeds(histories)}
+
+
+def _lowest_over_seeds(histories: Sequence[History]) -> dict[str, str]:
+    """The lowest ratio to the formula with the teacher's norm over every seed's small-γ runs (glued): its value,
+    its loss, run and seed, and where it lies against C.wd.limits's band and margin."""
+    found = [(r, label, seed) for seed, ratios in checks_wd_dout.weight_decay_seed_ratios(histories).items()
+             for label, r in ratios]
+    if not found:
+        return {"wd_lowest_all": "none", "wd_lowest_all_at": "none", "wd_lowest_all_place": "none"}
+    r, label, seed = min(found)
+    lo = thresholds.WD_BAND[0]
+    place = ("below the band's lower end" if r < lo else "inside the band but within its margin"
+             if r < lo * (1 + thresholds.EDGE) else "clear of the margin")
+    return {"wd_lowest_all": f"{r:.3f}", "wd_lowest_all_at": typeset(f"{label}, seed {seed}"), "wd_lowest_all_place": place}
+
+
+# --- Δt vs d_out --------------------------------------------------------------------------------------
+def d_out_capped_reading(histories: Sequence[History], cap: int = thresholds.STEP_CAP) -> dict[str, str]:
+    """The numbers the d_out page's hypothesis quotes (glued): the cap, where the capped Δt peaks, and the d_out
+    whose test crossing falls after the cap (seed means of :func:`checks_wd_dout.capped_d_out_table`)."""
+    table = checks_wd_dout.capped_d_out_table(histories, cap)
+    ds = list(table)
+    x, interior = measure.peak(ds, [table[d][3] for d in ds])
+    late = [d for d in ds if table[d][4]]
+    first_late = late[0] if late else ds[-1]
+    seeds = len([h for h in histories if h.cfg.d_out == ds[0]])
+    return {"cap": f"$10^{{{round(math.log10(cap))}}}$" if cap == 10 ** round(math.log10(cap)) else f"{cap}",
+            "cap_peak": f"{x:g}", "cap_peak_where": "an interior" if interior else "an end",
+            "cap_late": ", ".join(f"{d} ({table[d][4]} of {seeds} seeds)" for d in late) or "none",
+            "cap_first_late": f"{first_late}", "cap_first_late_test": f"{table[first_late][1]:,.0f}",
+            "cap_raw_last": f"{table[ds[-1]][2]:,.0f}", "cap_capped_last": f"{table[ds[-1]][3]:,.0f}",
+            "cap_last": f"{ds[-1]}"}
+
+
+# --- the two nets ---------------------------------------------------------------------------------------
+def _step_or_beyond(t: float, traced: int) -> str:
+    return f"{t:.0f}" if math.isfinite(t) else f"after {traced} (not reached in the steps traced)"
+
+
+def nets_reading(histories: Sequence[History], prefix: str = "nets") -> dict[str, str]:
+    """The numbers the nets page's prose quotes about the two-layer linear net's clock (glued as ``<prefix>_...``;
+    the two-layer linear net is the first run) and the widths the verdicts are for."""
+    clock = two_layer_clock(histories[0])
+    gram = clock["gram"]
+    c = histories[0].cfg
+    numbers = {"shape": f"{c.d_in}-{c.hidden}-{c.d_out}", "assumed": f"{clock['assumed']:.3g}",
+               "gram_0": f"{gram[0]:.3f}", "gram_50": f"{gram[min(50, len(gram) - 1)]:.3f}",
+               "gram_test": f"{gram[clock['t_test']]:.3f}" if clock["t_test"] is not None else "n/a",
+               "rate_test": f"{gram[clock['t_test']] / clock['assumed']:.1f}" if clock["t_test"] is not None else "n/a",
+               "clock_train": _step_or_beyond(clock["clock_t_train"], len(gram) - 1),
+               "clock_test": _step_or_beyond(clock["clock_t_test"], len(gram) - 1),
+               "net_train": f"{clock['t_train']}", "net_test": f"{clock['t_test']}",
+               "theory_train": f"{clock['theory_t_train']:.0f}", "theory_test": f"{clock['theory_t_test']:.0f}"}
+    return {f"{prefix}_{k}": v for k, v in numbers.items()}
+
+
+def _crossing_clause(row: dict, which: str) -> str:
+    """'training accuracy reaches erf(sqrt 2) at step 166, 3.2 times sooner than the rescaled theory (530)' from a
+    :func:`nets_table` row, or that it never does."""
+    what = {"train": "training", "test": "test"}[which]
+    t, th = row[f"t_{which}"], row[f"theory t_{which}"]
+    if not math.isfinite(t):
+        return f"{what} accuracy never reaches erf(√2) (the rescaled theory's crossing: step {th:.0f})"
+    return f"{what} accuracy reaches erf(√2) at step {t:.0f}, {th / t:.1f} times sooner than the rescaled theory ({th:.0f})"
+
+
+def nets_paper_reading(default: Sequence[History], paper: Sequence[History], default_results: Sequence,
+                       paper_results: Sequence) -> dict[str, str]:
+    """The numbers the nets page's prose quotes about the paper-scale nets (glued as ``nets_paper_...``): their
+    verdicts beside the scale-down's, their crossings against the rescaled theory and against each other, and the
+    paper-scale two-layer linear net's second layer (:func:`nets_reading`). ``default`` and ``paper`` are the
+    (two-layer linear, tanh) runs of the default profile and of the recorded set; the results, their claims'."""
+    two, tanh = nets_table(paper)
+    scale_down_tanh = nets_table(default)[1]
+    verdict = {r.claim.id: r.verdict for r in paper_results}
+    default_verdict = {r.claim.id: r.verdict for r in default_results}
+    groks, groked_before = math.isfinite(tanh["t_test"]), math.isfinite(scale_down_tanh["t_test"])
+    ratios = [tanh[f"t_{w}"] / two[f"t_{w}"] for w in ("train", "test")
+              if math.isfinite(tanh[f"t_{w}"]) and math.isfinite(two[f"t_{w}"])]
+    ahead = all(math.isfinite(r[f"t_{w}"]) and r[f"t_{w}"] < r[f"theory t_{w}"] for r in (two, tanh) for w in ("train", "test"))
+    return {"nets_paper_two_layer_verdict": f"**{verdict['C.nets.two_layer']}**",
+            "nets_paper_tanh_verdict": f"**{verdict['C.nets.tanh']}**",
+            "nets_paper_two_layer_default": default_verdict["C.nets.two_layer"],
+            "nets_paper_tanh_default": default_verdict["C.nets.tanh"],
+            "nets_paper_two_layer_train": _crossing_clause(two, "train"),
+            "nets_paper_two_layer_test": _crossing_clause(two, "test"),
+            "nets_paper_tanh_train": _crossing_clause(tanh, "train"),
+            "nets_paper_tanh_test": _crossing_clause(tanh, "test"),
+            "nets_paper_tanh_final_acc": f"{tanh['final test acc']:.3f}",
+            "nets_paper_tanh_vs_scale_down": {(True, False): "unlike the scale-down's, which never does",
+                                              (True, True): "as the scale-down's does",
+                                              (False, True): "unlike the scale-down's, which does",
+                                              (False, False): "as in the scale-down"}[(groks, groked_before)],
+            "nets_paper_tanh_vs_two_layer": (
+                "its crossings come at " + " and ".join(f"{r:.2f}" for r in ratios) + " times the two-layer linear "
+                "net's (training, test)" if len(ratios) == 2 else "its test crossing cannot be set against the "
+                "two-layer linear net's"),
+            "nets_paper_both_ahead": ("both nets run ahead of the rescaled linear theory at every crossing" if ahead
+                                      else "the nets do not both run ahead of the rescaled linear theory"),
+            **nets_reading(paper, prefix="nets_paper")}
+
+
+# --- label noise --------------------------------------------------------------------------------------
+def tuned_noise_reading(histories: Sequence[History], result) -> dict[str, str]:
+    """The numbers the label-noise page quotes about C.noise.tuned over seeds (glued)."""
+    rows = tuned_noise_table(histories)
+    crossed = [r for r in rows if r["gap / t_test"] == r["gap / t_test"]]
+    never = [str(r["seed"]) for r in rows if r["gap / t_test"] != r["gap / t_test"]]
+    return {"tuned_seeds": f"{len(rows)}", "tuned_verdict": result.verdict,
+            "tuned_gaps": (f"{min(r['gap / t_test'] for r in crossed):.2f}–{max(r['gap / t_test'] for r in crossed):.2f}"
+                           if crossed else "none"),
+            "tuned_never": ", ".join(never) or "none",
+            "tuned_final_gen": f"{min(r['final L_gen'] for r in rows):.3g}–{max(r['final L_gen'] for r in rows):.3g}",
+            "tuned_ok": f"{thresholds.TUNED_OK:g}", "tuned_partly": f"{thresholds.TUNED_PARTLY:g}"}
