@@ -55,13 +55,14 @@ test: test-env
 test-quick: test-env
 	$(PY) -m pytest tests -m unit -q --mpl --mpl-results-path=test-artifacts/mpl
 
-# One part's tests, every lane unless LANE is given: make test-part PART=b [LANE=unit]. The part's
-# tests that read the book's runs train them on a miss.
+# One part's tests, every lane unless LANE is given: make test-part PART=b [LANE=unit]: tests/paper_b/, the
+# cross-part tests whose ids name the part (its notebooks, figures, parameters) and nbval over its notebooks.
+# The part's tests that read the book's runs train them on a miss.
 test-part:
 	@case "$(PART)" in a|b|c) ;; *) echo "make test-part: PART must be a, b or c, got '$(PART)'"; exit 2;; esac
 	@case "$(LANE)" in ""|unit|train|notebook|book) ;; *) echo "make test-part: LANE must be unit, train, notebook or book (or unset for all), got '$(LANE)'"; exit 2;; esac
 	@$(MAKE) --no-print-directory test-env
-	$(PY) -m pytest tests/paper_$(PART) $(if $(LANE),-m $(LANE)) $(PYTEST_ARGS)
+	$(PY) -m pytest tests notebooks/paper_$(PART) -k paper_$(PART) $(if $(LANE),-m $(LANE)) $(PYTEST_ARGS)
 
 # After a deliberate change to a plot or a metric: regenerate the baseline images and the
 # committed figure numbers, then review `git diff --stat tests/` and commit.

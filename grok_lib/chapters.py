@@ -1,9 +1,13 @@
 """The book's chapters, each declared once, in its paper package's ``chapters`` module.
 
-A chapter is one notebook: the runs its setup call plans at a profile (no overrides), the
-claim-only runs its claims read besides them, and the figures it saves, each with its title
-and the function that reduces the default profile's runs to the figure's key numbers. Every
-list that once restated this is derived here:
+A chapter is one notebook: the one ``chapter_runs`` function it calls (whose parameters are the notebook's
+parameters; tests check the notebook's parameters cell and call against it), the runs that call plans at
+a profile (no overrides): a list, or named groups (``{"alpha": [...], "weight_decay": [...]}``) that the
+notebook and the figures read by name (``run.groups["alpha"]``), never by position and never rebuilt from
+the values its runs happen to have (a group that holds several seeds is split by its configs' seed); the
+claim-only runs its claims read besides them, and the figures it saves, each with its title and the
+function that reduces the default profile's runs to the figure's key numbers. Every list that once
+restated this is derived here:
 
 - the figure manifest (:func:`manifest`: figure -> title, notebook, parameters, files),
 - the key-number registry the figure-number tests and ``make baselines`` read (:func:`figure_numbers`),
@@ -12,19 +16,40 @@ list that once restated this is derived here:
 
 A paper declares ``CHAPTERS`` (a tuple of :class:`Chapter`) and ``load_set(name)`` (the
 histories of one of its recorded sets, or of ``"default"``: its default runs that recorded
-figures compare with) in ``grok_lib/<part>/chapters.py``.
+figures compare with) in ``grok_lib/<part>/chapters.py``; a part with recorded figures also
+declares ``recorded_profiles()`` (profile -> its configs), which their captions compare with.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from importlib import import_module
-from typing import Callable, Optional
+from typing import Callable, Mapping, Optional, Sequence, Union
 
 from .paths import parts
 
 
-def no_claim_runs(configs: list) -> list:
+#: A chapter's runs: a list, or named groups (a run may sit in two groups: the run two sweeps share).
+Runs = Union[Sequence, Mapping[str, Sequence]]
+
+
+def flat(runs: Runs) -> list:
+    """The runs of a list or of named groups as one list, in order; a run in two groups is listed once."""
+    if isinstance(runs, Mapping):
+        return list(dict.fromkeys(c for group in runs.values() for c in group))
+    return list(runs)
+
+
+def shaped(runs: Runs, histories: Sequence) -> Union[list, dict]:
+    """``histories`` (one per run of ``flat(runs)``, in order) in the shape of ``runs``: a list stays a
+    list, named groups of configs become the same named groups of histories."""
+    if not isinstance(runs, Mapping):
+        return list(histories)
+    by_config = dict(zip(flat(runs), histories, strict=True))
+    return {name: [by_config[c] for c in group] for name, group in runs.items()}
+
+
+def no_claim_runs(runs: Runs) -> list:
     return []
 
 
@@ -32,16 +57,17 @@ def no_claim_runs(configs: list) -> list:
 class Figure:
     name: str  # "<part>/<figure>": its files figures/<name>.png|svg, its committed numbers, its image baseline
     title: str  # what the landing page and the manifest call it
-    numbers: Callable  # key numbers: numbers(histories of the chapter's default runs), or numbers(*sets) (below)
+    numbers: Callable  # numbers(the chapter's default histories, shaped as its runs), or numbers(*sets)
     sets: tuple[str, ...] = ()  # recorded sets the numbers read instead, in argument order (the part's load_set)
 
 
 @dataclass(frozen=True)
 class Chapter:
     notebook: str  # "notebooks/<part>/<stem>.ipynb"
-    runs: Callable[[str], list]  # profile -> the configs its setup call plans with no overrides
+    call: Callable  # the one chapter_runs function its notebook calls: its parameters are the notebook's parameters
+    runs: Callable[[str], Runs]  # profile -> the configs its setup call plans with no overrides (list or named groups)
     figures: tuple[Figure, ...]
-    claim_runs: Callable[[list], list] = no_claim_runs  # its runs' configs -> configs one claim reads, no figure
+    claim_runs: Callable[[Runs], list] = no_claim_runs  # its runs (as ``runs`` gives them) -> configs one claim reads
 
     @property
     def stem(self) -> str:
@@ -63,6 +89,16 @@ def chapter(part: str, stem: str) -> Chapter:
     if not found:
         raise KeyError(f"{part} has no chapter {stem!r}; its chapters: {', '.join(c.stem for c in chapters(part))}")
     return found[0]
+
+
+def registry() -> dict:
+    """Every part's claims (its ``claims.REGISTRY``: id -> Claim), in part order: what the claims report lists."""
+    return {cid: claim for p in parts() for cid, claim in import_module(f"grok_lib.{p}.claims").REGISTRY.items()}
+
+
+def recorded_profiles(part: str) -> dict[str, list]:
+    """Profile -> its configs, for the captions of ``part``'s recorded figures (its ``recorded_profiles()``)."""
+    return _module(part).recorded_profiles()
 
 
 def figures(part: Optional[str] = None) -> dict[str, tuple[Chapter, Figure]]:
@@ -89,20 +125,21 @@ def book_configs(profile: str = "default", part: Optional[str] = None) -> list:
     configs = []
     for c in chapters(part):
         own = c.runs(profile)
-        configs += own + c.claim_runs(own)
+        configs += flat(own) + c.claim_runs(own)
     return list(dict.fromkeys(configs))  # configs are frozen: equal ones (of one type) are one run
 
 
 def with_claim_runs(notebook: str, run):
     """``run`` (a notebook's :class:`~grok_lib.notebook.Run`) with the histories of its chapter's claim-only runs
-    (``run.claim_histories``), planned from its own configs and served from the store or trained. ``notebook``:
-    ``"<part>/<stem>"``."""
+    (``run.claim_histories``), planned from its own runs (named groups where it has them) and served from the store
+    or trained. ``notebook``: ``"<part>/<stem>"``."""
     from dataclasses import replace
 
     from .runs import run_all
 
     part, stem = notebook.split("/")
-    return replace(run, claim_histories=run_all(chapter(part, stem).claim_runs(list(run.configs)), progress=False))
+    own = run.group_configs or list(run.configs)
+    return replace(run, claim_histories=run_all(chapter(part, stem).claim_runs(own), progress=False))
 
 
 def figure_numbers(part: Optional[str] = None) -> dict[str, Callable[[], dict]]:
@@ -118,7 +155,8 @@ def figure_numbers(part: Optional[str] = None) -> dict[str, Callable[[], dict]]:
             load = _module(name.split("/", 1)[0]).load_set
             return f.numbers(*(load(s) for s in f.sets))
         if c.notebook not in runs:
-            runs[c.notebook] = run_all(c.runs("default"), progress=False)
+            own = c.runs("default")
+            runs[c.notebook] = shaped(own, run_all(flat(own), progress=False))
         return f.numbers(runs[c.notebook])
 
     return {name: (lambda name=name: compute(name)) for name in declared}

@@ -27,7 +27,7 @@ from typing import Optional, Sequence
 
 from . import paths
 from .figure_files import PNG_DPI
-from .claims import VERDICT_MARKS, claim_anchor, format_results  # noqa: F401  (VERDICT_MARKS: re-exported)
+from .claims import claim_anchor, format_results
 from .claims import badge as verdict_badge
 from .tables import typeset
 

@@ -3,7 +3,7 @@
 Figure regression guards every figure twice: its plot function against a baseline image
 (tests/paper_*/test_figure_images.py), and the numbers it plots against committed values
 (``tests/figure_numbers/<part>/<figure>.json``) with the tolerances below. Each paper's
-package reduces its runs to those numbers (``grok_lib.paper_a.figures``, ...); regenerate
+package reduces its runs to those numbers (``grok_lib.paper_a.key_numbers``, ...); regenerate
 both after a deliberate change with ``make baselines``.
 """
 
@@ -14,7 +14,7 @@ from typing import Sequence
 
 from .history import History
 
-#: Tolerance per kind of value: ("rel", r) means ``abs(a - e) <= r * abs(e)``; ("abs", t) means ``abs(a - e) <= t``.
+#: Tolerance per class of value: ("rel", r) means ``abs(a - e) <= r * abs(e)``; ("abs", t) means ``abs(a - e) <= t``.
 TOLERANCES = {
     "loss": ("rel", 1e-3),  # cross-entropies, spanning 1e-7 .. 1e1
     "acc": ("abs", 2e-3),  # accuracies in [0, 1]
@@ -23,8 +23,8 @@ TOLERANCES = {
 }
 
 
-def kind(key: str) -> str:
-    """The tolerance kind of a value, from its name."""
+def tolerance_class(key: str) -> str:
+    """The tolerance class of a value (a key of :data:`TOLERANCES`), from its name."""
     name = key.split("/")[-1]
     if name.startswith("T_"):
         return "epoch"
@@ -45,7 +45,7 @@ def compare(expected: dict, actual: dict) -> list[str]:
             if e != a:
                 problems.append(f"{k}: expected {e!r}, got {a!r}")
             continue
-        how, tol = TOLERANCES[kind(k)]
+        how, tol = TOLERANCES[tolerance_class(k)]
         limit = tol * abs(e) if how == "rel" else tol
         if abs(a - e) > limit:
             problems.append(f"{k}: expected {e:.6g}, got {a:.6g} (|diff| {abs(a - e):.3g} > {how} tolerance {tol:g})")
@@ -76,7 +76,7 @@ def compare_envelope(bounds: dict, actual: dict) -> list[str]:
             if not (a is None and b["none"]):
                 problems.append(f"{k}: got {a!r}, envelope [{b['lo']!r}, {b['hi']!r}] (None measured: {b['none']})")
             continue
-        how, tol = TOLERANCES[kind(k)]
+        how, tol = TOLERANCES[tolerance_class(k)]
         lo = b["lo"] - (tol * abs(b["lo"]) if how == "rel" else tol)
         hi = b["hi"] + (tol * abs(b["hi"]) if how == "rel" else tol)
         if not lo <= a <= hi:

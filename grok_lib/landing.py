@@ -15,8 +15,8 @@ from pathlib import Path
 
 from . import paths
 from .atomic import atomic_write
-from .claims import DEFAULT_SETTING, RECORDS, headlines, load_records, table_cell
-from .display import claim_anchor, figure_label
+from .claims import DEFAULT_SETTING, RECORDS, claim_anchor, headlines, load_records, table_cell
+from .display import figure_label
 from .figure_files import SHIPPED
 from .findings import count_line, verdict_cell
 from .provenance import load_manifest

@@ -1,15 +1,16 @@
 """What a notebook holds after its one setup call, how its parameters reach that call, and
 where a run writes.
 
-Each paper's ``setup`` module builds a :class:`Run` from a notebook's parameters (one call,
+Each paper's ``chapter_runs`` module builds a :class:`Run` from a notebook's parameters (one call,
 parameters in, configs and histories out), so notebooks define no functions and repeat no
 plumbing. The setup cell passes the notebook's namespace explicitly::
 
-    run = setup.mlp(**notebook.parameters(globals(), setup.mlp))
+    run = chapter_runs.mlp(**notebook.parameters(globals(), chapter_runs.mlp))
 
-:func:`parameters` returns the arguments of the setup function: the notebook's parameters
-are the setup function's positional-or-keyword parameters (the notebook's parameters cell
-assigns exactly these; ``tests/test_reruns.py`` checks it), each taken from the namespace,
+:func:`parameters` returns the arguments of that function (the chapter's ``call``, see
+:mod:`grok_lib.chapters`): the notebook's parameters are its positional-or-keyword parameters
+(the notebook's parameters cell assigns exactly these; ``tests/test_notebooks_ci.py`` checks
+it for every notebook), each taken from the namespace,
 and its keyword-only ``output_path`` is papermill's ``PAPERMILL_OUTPUT_PATH`` (injected by
 ``papermill --inject-output-path`` and by ``scripts/rerun.py``). Any other name bound to a
 plain value (None, a bool, number, string, list or dict: what ``papermill -p`` / ``-y``
@@ -35,9 +36,10 @@ import inspect
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Optional, Sequence
+from typing import Mapping, Optional, Sequence
 
 from . import arithmetic
+from .chapters import Runs, flat, shaped
 from .claims import DEFAULT_SETTING, Result, format_results, save_records
 from .envelope_verdicts import across_arithmetic
 from .config import ConfigError
@@ -71,9 +73,14 @@ class Run:
     committed_settings: bool = False  # set by start(): the run's store keys are the committed ones
     book_settings: bool = False  # set by start(): the committed settings, in whatever arithmetic (the envelope applies)
     devices: tuple = ()  # set by start(): the devices the runs were planned on, for captions
-    # Runs one claim reads and no figure draws (a verdict's further seeds), planned from ``configs`` by the
-    # chapter (grok_lib.chapters.with_claim_runs): kept apart, so that no figure or table picks them up.
+    # Runs one claim reads and no figure draws (a verdict's further seeds), planned from the run's configs (its
+    # named groups where it has them) by the chapter (grok_lib.chapters.with_claim_runs): kept apart, so that no
+    # figure or table picks them up.
     claim_histories: list[History] = field(default_factory=list)
+    # Named groups (set by start() when the setup call planned its runs as named groups): group name -> its
+    # histories, in the group's order (``run.groups["alpha"]``); ``group_configs`` the same for the configs.
+    groups: dict[str, list[History]] = field(default_factory=dict)
+    group_configs: dict[str, list] = field(default_factory=dict)
 
     @property
     def committed(self) -> bool:
@@ -169,7 +176,7 @@ def parameters(namespace: dict, setup) -> dict:
 def assigned_before(namespace: dict) -> set[str]:
     """The names the cells before this one assigned at their top level (IPython's ``In``: the sources
     of the cells run so far, this one last). A value papermill injected under a name that the setup
-    cell then re-imports (``-p setup 1``) is no longer in the namespace, but its assignment is here."""
+    cell then re-imports (``-p chapter_runs 1``) is no longer in the namespace, but its assignment is here."""
     sources = namespace.get("In")
     if not isinstance(sources, list):
         return set()
@@ -209,16 +216,20 @@ def output_folder(output_path: Optional[str]) -> Path:
     return Path(tempfile.mkdtemp(prefix="grok-rerun-"))
 
 
-def start(profile: str, given: dict, configs: Sequence, committed: Sequence, output_path: Optional[str] = None,
+def start(profile: str, given: dict, configs: Runs, committed: Runs, output_path: Optional[str] = None,
           store: Optional[RunStore] = None) -> Run:
     """Plan ``configs`` (every ConfigError before anything runs), decide where the run writes, and
-    serve the histories from the store (trained on a miss).
+    serve the histories from the store (trained on a miss). ``configs`` is a list or named groups
+    (:data:`grok_lib.chapters.Runs`); named groups reach the notebook as ``run.groups``, each run
+    trained once however many groups hold it.
 
     The run has the committed settings if its store keys equal those of ``committed`` (the
     notebook's default-profile configs) run on the CPU, where the book is made, and this process
     computes in the arithmetic the book was recorded in (elsewhere the numbers differ in their
     last bits, and so the run writes beside its output notebook).
     """
+    groups = dict(configs) if isinstance(configs, Mapping) else {}
+    configs, committed = flat(configs), flat(committed)
     plans = [plan(c) for c in configs]
     store = store or RunStore()
     store.check()  # GROK_STORE is a folder (or nothing yet): before any folder is made for the outputs
@@ -228,5 +239,7 @@ def start(profile: str, given: dict, configs: Sequence, committed: Sequence, out
     if output is not None:
         print(f"These settings are not the committed ones: this run's figures and claims go to {output}/ "
               f"(book/claims and figures/ are not touched).")
-    return Run(profile, dict(given), list(configs), run_all(plans, store), output=output, committed_settings=is_committed,
-               book_settings=book_settings, devices=tuple(sorted({p.device for p in plans})))
+    histories = run_all(plans, store)
+    return Run(profile, dict(given), configs, histories, output=output, committed_settings=is_committed,
+               book_settings=book_settings, devices=tuple(sorted({p.device for p in plans})),
+               groups=shaped(groups, histories) if groups else {}, group_configs=groups)

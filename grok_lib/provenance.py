@@ -11,7 +11,7 @@ from __future__ import annotations
 import subprocess
 
 from . import __version__, paths
-from .code_version import LIBRARY, git_commit, library_files, library_hash  # noqa: F401  (re-exported)
+from .code_version import library_hash
 
 def load_manifest() -> dict[str, dict]:
     """The figure manifest: name -> {title, notebook, parameters, outputs}, derived from the chapters'
@@ -24,7 +24,7 @@ def load_manifest() -> dict[str, dict]:
 def head_commit() -> str:
     """The commit the working tree was checked out at (``git rev-parse --short HEAD``; no
     ``-dirty``: executing the notebooks rewrites them, so the tree is never clean while they run),
-    or 'unknown' outside git. The exact library code is named by :func:`library_hash`."""
+    or 'unknown' outside git. The exact library code is named by :func:`grok_lib.code_version.library_hash`."""
     try:
         out = subprocess.run(["git", "rev-parse", "--short=7", "HEAD"], cwd=paths.ROOT, capture_output=True,
                              text=True, timeout=10)
@@ -57,19 +57,6 @@ def stamp(name: str, parameters: dict, devices=(), today: str | None = None) -> 
     device = ", ".join(devices) or "cpu"
     return (f"Made by `{notebook}` (<a href=\"{source}\">notebook</a>) with {given} (every other setting "
             f"from the profile); {library}; run on {device} on {today}, from commit `{head_commit()}`.")
-
-
-def _figures_module(name: str):
-    """The ``figures`` module of figure ``name``'s part (``paper_a/x``: :mod:`grok_lib.paper_a.figures`), or None."""
-    import importlib
-    import importlib.util
-
-    part = name.split("/", 1)[0]
-    if not part.isidentifier() or importlib.util.find_spec(f"{__package__}.{part}") is None:
-        return None
-    if importlib.util.find_spec(f"{__package__}.{part}.figures") is None:
-        return None
-    return importlib.import_module(f"{__package__}.{part}.figures")
 
 
 def _setting(value) -> str:
@@ -105,9 +92,10 @@ def recorded_source(name: str) -> str | None:
     from . import recorded
     from .config import to_dict
 
-    module = _figures_module(name)
+    from .chapters import recorded_profiles
+
     part = name.split("/", 1)[0]
-    profiles = {p: [to_dict(c) for c in cs] for p, cs in module.recorded_profiles().items()}
+    profiles = {p: [to_dict(c) for c in cs] for p, cs in recorded_profiles(part).items()}
     names = [f"{part}/{s}" for s in sets if s != "default"]
     manifests = {n: recorded.read_manifest(n) for n in names}
     configs = {n: [r["config"] for r in m["runs"]] for n, m in manifests.items()}

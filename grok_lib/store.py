@@ -293,7 +293,7 @@ class RunStore:
                     problem = history_problem(history)
                     if problem:
                         raise RuntimeError(f"run {p.key}: the trainer returned a broken history ({problem})")
-                    history.meta.update(key=p.key, code=code_version(kind), grok_lib=__version__,
+                    history.meta.update(key=p.key, kind=kind.name, code=code_version(kind), grok_lib=__version__,
                                         arithmetic=arithmetic.describe())
                     diverged = kind.check(p.config, history)
                     if diverged:

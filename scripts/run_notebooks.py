@@ -37,7 +37,8 @@ from grok_lib.arithmetic import arithmetic_id
 from grok_lib.claims import RECORDS
 from grok_lib.envelope_verdicts import book_machine_variants
 from grok_lib.recorded import RECORDED
-from grok_lib.provenance import library_hash, load_manifest
+from grok_lib.code_version import library_hash
+from grok_lib.provenance import load_manifest
 
 FINGERPRINT = "grok_fingerprint"
 

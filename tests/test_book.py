@@ -68,7 +68,7 @@ def test_every_module_is_documented_on_exactly_one_api_page():
         for module in AUTOMODULE.findall(text):
             found.setdefault(module[0], []).append(page)
     modules = library_modules()
-    assert "grok_lib.paper_a.cuda_graphs" in modules and "grok_lib.paper_a.dln.theory" in modules
+    assert "grok_lib.paper_a.train" in modules and "grok_lib.paper_a.dln.theory" in modules
     missing = [m for m in modules if m not in found]
     assert not missing, f"modules on no API page (book/api/<page>.md): {missing}"
     twice = {m: p for m, p in found.items() if len(p) > 1}
@@ -106,13 +106,13 @@ def test_api_reference_is_generated_from_docstrings(built_book):
     code, log, html = built_book
     assert code == 0, log[-6000:]
     expected = {"core": ("RunStore", "run_all", "claim_anchor"),
-                "paper_a": ("ModAddConfig", "make_split", "stable_rank", "figure1", "cuda_graphs"),
+                "paper_a": ("ModAddConfig", "make_split", "stable_rank", "figure1", "train_sweep"),
                 "paper_b": ("ModAddConfig", "max_l1_margin", "fig1a_sparse"),
                 "paper_c": ("grok_time_formula", "grokking_time", "mp_density")}
     for page, names in expected.items():
         text = (html / "book" / "api" / f"{page}.html").read_text()
         for name in names:
-            assert f'id="grok_lib.' in text and name in text, (page, name)
+            assert 'id="grok_lib.' in text and name in text, (page, name)
     sources = {p.stem: automodules(p.read_text()) for p in API_PAGES.glob("*.md")}
     for page, modules in sources.items():
         text = (html / "book" / "api" / f"{page}.html").read_text()

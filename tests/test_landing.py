@@ -3,8 +3,7 @@ manifest give: regenerating it gives the committed bytes, and it lists every cla
 
 import re
 
-from grok_lib.claims import headlines, load_records
-from grok_lib.display import claim_anchor
+from grok_lib.claims import claim_anchor, headlines, load_records
 from grok_lib.landing import LANDING, parts, render, results_table, short_statement, thumbnails
 from grok_lib.provenance import load_manifest
 

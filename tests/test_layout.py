@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from ast_imports import imports_of
 
-from grok_lib import chapters, kinds, paths, provenance
+from grok_lib import chapters, code_version, kinds, paths
 
 LIB = Path(paths.__file__).parent
 ROOT = LIB.parent
@@ -26,7 +26,7 @@ def imported_modules(path: Path) -> set[str]:
 def test_there_are_parts_and_every_paper_package_is_one():
     assert "paper_a" in PARTS
     packages = sorted(p.name for p in LIB.glob("paper_*") if (p / "__init__.py").exists())
-    assert packages == PARTS, "a paper package without a setup module is not in the book yet"
+    assert packages == PARTS, "a paper package without a chapter_runs module is not in the book yet"
 
 
 @pytest.mark.parametrize("path", CORE, ids=lambda p: p.name)
@@ -106,7 +106,7 @@ def test_the_package_index_and_the_api_reference_list_every_module():
 
 
 def test_the_library_hash_covers_every_module():
-    files = {p.relative_to(LIB).as_posix() for p in provenance.library_files()}
+    files = {p.relative_to(LIB).as_posix() for p in code_version.library_files()}
     assert files == {p.relative_to(LIB).as_posix() for p in LIB.rglob("*.py")}
     assert any("/" in f for f in files), "the paper packages are hashed too"
 
@@ -116,3 +116,56 @@ def test_the_claims_records_are_in_one_folder_per_part():
 
     assert {p.parent.name for p in RECORDS.rglob("*.json")} <= set(PARTS)
     assert not list(RECORDS.glob("*.json")), "records live under book/claims/<part>/"
+
+
+#: Every paper package's one shape: the rank of each module that grades claims, and the import direction between
+#: them (thresholds -> claims -> checks -> chapters): a module never imports one of a higher rank in its package.
+#: The key numbers (``key_numbers`` and the ``*_numbers`` / ``numbers_*`` modules split from it) sit beside the
+#: registry: the checks read them, they read no check.
+SHAPE = {"thresholds": 0, "claims": 1, "numbers": 1, "checks": 2, "chapters": 3}
+PACKAGES = [*PARTS, "paper_a.dln"]
+
+
+def _rank(module: str):
+    """The rank of a paper module by its name (``checks_mlp`` is a checks module, ``mlp_numbers`` a key-numbers
+    module), or None."""
+    stem = module.rsplit(".", 1)[-1]
+    if stem == "key_numbers" or stem.endswith("_numbers") or stem.startswith("numbers_"):
+        return SHAPE["numbers"]
+    return next((r for name, r in SHAPE.items() if stem == name or stem.startswith(f"{name}_")), None)
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+def test_every_paper_package_has_the_one_shape_and_its_import_direction(package):
+    folder = LIB.joinpath(*package.split("."))
+    if package in PARTS:
+        assert {"chapter_runs", "key_numbers"} <= {p.stem for p in folder.glob("*.py")}
+    assert {"thresholds", "claims", "checks"} <= {p.stem for p in folder.glob("*.py")}
+    upward = []
+    for path in folder.glob("*.py"):
+        mine = _rank(path.stem)
+        if mine is None:
+            continue
+        for name in imported_modules(path):
+            inner = name.removeprefix(f"grok_lib.{package}.").split(".")[0]
+            if name.startswith(f"grok_lib.{package}.") and _rank(inner) is not None and _rank(inner) > mine:
+                upward.append(f"{path.stem} imports {inner}")
+    assert not upward, f"{package}: {upward} (thresholds -> claims -> checks -> chapters)"
+
+
+#: What a later paper may import of an earlier one (DEVELOPING.md, "How to add a paper"): what it reruns.
+SHARED = {"task", "model", "config"}
+
+
+@pytest.mark.parametrize("part", PARTS)
+def test_a_paper_imports_of_an_earlier_paper_only_its_task_model_and_config(part):
+    foreign = set()
+    for path in (LIB / part).rglob("*.py"):
+        for name in imported_modules(path):
+            other = name.split(".")[1] if name.startswith("grok_lib.paper_") else part
+            if other != part:
+                assert other < part, f"{path.name} imports the later paper {other}"
+                module = name.split(".")[2] if name.count(".") >= 2 else None
+                if module is not None and module not in SHARED:
+                    foreign.add(f"{path.name}: {name}")
+    assert not foreign, f"{part} imports more than the task, model and config of an earlier paper: {sorted(foreign)}"

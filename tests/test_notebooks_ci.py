@@ -1,17 +1,18 @@
-"""Every part's notebooks, as a user reruns them: the parameters are the setup call's, an unknown
+"""Every part's notebooks, as a user reruns them: the parameters are those of the call its chapter declares, an unknown
 one stops the notebook before anything runs, and the whole notebook runs to the end at the ci
 profile's sizes, writing beside its output notebook and never into the book.
 
-(``tests/test_reruns.py`` goes further for Part A: drawn combinations of every parameter.)
+(``tests/paper_a/test_reruns.py`` and ``tests/test_reruns_parts_b_c.py`` go further: drawn combinations of every
+parameter.)
 """
 
-import importlib
 import inspect
 import re
 from pathlib import Path
 
 import pytest
 
+from grok_lib.chapters import chapter
 from grok_lib.config import ConfigError
 from grok_lib.paths import parts
 from notebook_exec import code_cells, execute
@@ -25,11 +26,12 @@ def _use_scratch_store(scratch_store):  # every test here: a scratch run store (
     yield scratch_store
 
 
-def setup_of(nb: Path):
+def call_of(nb: Path):
+    """The chapter_runs function notebook ``nb`` calls, as its chapter declares it; the notebook does call it so."""
+    call = chapter(nb.parent.name, nb.stem).call
     code = "\n".join(src for _, src in code_cells(nb))
-    name = re.search(r"\bsetup\.(\w+)\(\*\*notebook\.parameters\(globals\(\), setup\.(\w+)\)\)", code)
-    assert name and name.group(1) == name.group(2), "the setup cell passes its namespace to its setup call"
-    return getattr(importlib.import_module(f"grok_lib.{nb.parent.name}.setup"), name.group(1))
+    assert f"chapter_runs.{call.__name__}(**notebook.parameters(globals(), chapter_runs.{call.__name__}))" in code
+    return call
 
 
 def book_files() -> dict:
@@ -41,7 +43,7 @@ def book_files() -> dict:
 def test_the_parameters_cell_assigns_exactly_the_setup_calls_parameters(nb):
     src = next(src for tags, src in code_cells(nb) if "parameters" in tags)
     names = re.findall(r"^(\w+) = ", src, re.M)
-    signature = inspect.signature(setup_of(nb)).parameters
+    signature = inspect.signature(call_of(nb)).parameters
     assert names == [n for n, p in signature.items() if p.kind is inspect.Parameter.POSITIONAL_OR_KEYWORD]
 
 

@@ -12,45 +12,45 @@ import pytest
 
 from grok_lib import kinds
 from grok_lib.config import ConfigError
-from grok_lib.paper_a import setup as setup_a
-from grok_lib.paper_b import config as config_b, setup as setup_b
-from grok_lib.paper_c import config as config_c, setup as setup_c
+from grok_lib.paper_a import chapter_runs as runs_a
+from grok_lib.paper_b import config as config_b, chapter_runs as runs_b
+from grok_lib.paper_c import config as config_c, chapter_runs as runs_c
 from grok_lib.plans import plan
 
 CASES = [
     # lists: duplicates, non-integers where integers, ranges -- named as the notebook's list
-    (setup_b.sparse, {"alphas": [16, 16]}, r"^alphas must not repeat a value, got \[16, 16\]"),
-    (setup_b.sparse, {"alphas": [-1]}, r"^alphas must be a non-empty list of numbers in \(0.0, inf\), got \[-1\]$"),
-    (setup_b.sparse, {"alphas": [1e300]}, r"^alphas must be a number in \(0.0, 1e\+150\), got 1e\+300$"),
-    (setup_b.sparse, {"weight_decays": [-1]}, r"^weight_decays must be a non-empty list of numbers in \[0.0, inf\)"),
-    (setup_b.sparse, {"alphas": "[16]"}, r'^alphas must be a non-empty list of numbers, got .* -y "alphas: \[...\]"'),
-    (setup_b.kernel_rich, {"misgrokking_n_train": 0}, r"^misgrokking_n_train must be an integer >= 1, got 0$"),
-    (setup_b.kernel_rich, {"misgrokking_alpha": -1}, r"^misgrokking_alpha must be a number in \(0.0, 1e\+150\)"),
-    (setup_b.matrix_completion, {"alpha": -1}, r"^alpha must be a number in \(0.0, 1e\+150\), got -1$"),
-    (setup_b.modadd, {"seeds": [-1]}, r"^seeds must be a non-empty list of integers in \[0, inf\), got \[-1\]$"),
-    (setup_b.modadd, {"seeds": [0, 0]}, r"^seeds must not repeat a value"),
-    (setup_b.init_scale, {"alphas": [1, 1]}, r"^alphas must not repeat a value"),
-    (setup_b.init_scale, {"seeds": [0.5]}, r"^seeds must be a non-empty list of integers"),
-    (setup_c.loss_curves, {"lams": [0.5, 0.5]}, r"^lams must not repeat a value"),
-    (setup_c.d_out, {"d_outs": [1.5]}, r"^d_outs must be a non-empty list of integers in \[1, inf\), got \[1.5\]$"),
-    (setup_c.d_out, {"seeds": [0, 0.4]}, r"^seeds must be a non-empty list of integers in \[0, inf\), got \[0, 0.4\]$"),
-    (setup_c.d_out, {"seeds": [-1]}, r"^seeds must be a non-empty list of integers in \[0, inf\)"),
-    (setup_c.label_noise, {"fractions": [-1]}, r"^fractions must be a non-empty list of numbers in \[0.0, inf\)"),
-    (setup_c.label_noise, {"fractions": [1e300]}, r"^fractions value 1e\+300 \(sigma_n = .*\): label_noise must be"),
-    (setup_c.weight_decay, {"gammas": [1e10]}, r"^gammas value 10000000000.0: eta must be < "),
-    (setup_c.modadd_data_ratio, {"seeds": [1, 1]}, r"^seeds must not repeat a value"),
-    (setup_c.weight_decay, {"lams": [1.0]}, r"^lams must be a non-empty list of numbers in \(0.0, 1.0\), got \[1.0\]$"),
-    (setup_c.grok_time, {"lams": [1.5]}, r"^lams must be a non-empty list of numbers in \(0.0, 1.0\)"),
-    (setup_b.modadd, {"seeds": [0], "alphas": [1, 1]}, r"^alphas must not repeat a value"),  # not blamed on a seed
-    (setup_b.matrix_completion, {"horizon": -1}, r"^horizon must be a number in \(0.0, inf\), got -1$"),
-    (setup_b.matrix_completion, {"weight_decay": 1e-300}, r"^weight_decay=1e-300 with lr=.* needs .* steps"),
+    (runs_b.sparse, {"alphas": [16, 16]}, r"^alphas must not repeat a value, got \[16, 16\]"),
+    (runs_b.sparse, {"alphas": [-1]}, r"^alphas must be a non-empty list of numbers in \(0.0, inf\), got \[-1\]$"),
+    (runs_b.sparse, {"alphas": [1e300]}, r"^alphas must be a number in \(0.0, 1e\+150\), got 1e\+300$"),
+    (runs_b.sparse, {"weight_decays": [-1]}, r"^weight_decays must be a non-empty list of numbers in \[0.0, inf\)"),
+    (runs_b.sparse, {"alphas": "[16]"}, r'^alphas must be a non-empty list of numbers, got .* -y "alphas: \[...\]"'),
+    (runs_b.kernel_rich, {"misgrokking_n_train": 0}, r"^misgrokking_n_train must be an integer >= 1, got 0$"),
+    (runs_b.kernel_rich, {"misgrokking_alpha": -1}, r"^misgrokking_alpha must be a number in \(0.0, 1e\+150\)"),
+    (runs_b.matrix_completion, {"alpha": -1}, r"^alpha must be a number in \(0.0, 1e\+150\), got -1$"),
+    (runs_b.modadd, {"seeds": [-1]}, r"^seeds must be a non-empty list of integers in \[0, inf\), got \[-1\]$"),
+    (runs_b.modadd, {"seeds": [0, 0]}, r"^seeds must not repeat a value"),
+    (runs_b.init_scale, {"alphas": [1, 1]}, r"^alphas must not repeat a value"),
+    (runs_b.init_scale, {"seeds": [0.5]}, r"^seeds must be a non-empty list of integers"),
+    (runs_c.loss_curves, {"lams": [0.5, 0.5]}, r"^lams must not repeat a value"),
+    (runs_c.d_out, {"d_outs": [1.5]}, r"^d_outs must be a non-empty list of integers in \[1, inf\), got \[1.5\]$"),
+    (runs_c.d_out, {"seeds": [0, 0.4]}, r"^seeds must be a non-empty list of integers in \[0, inf\), got \[0, 0.4\]$"),
+    (runs_c.d_out, {"seeds": [-1]}, r"^seeds must be a non-empty list of integers in \[0, inf\)"),
+    (runs_c.label_noise, {"fractions": [-1]}, r"^fractions must be a non-empty list of numbers in \[0.0, inf\)"),
+    (runs_c.label_noise, {"fractions": [1e300]}, r"^fractions value 1e\+300 \(sigma_n = .*\): label_noise must be"),
+    (runs_c.weight_decay, {"gammas": [1e10]}, r"^gammas value 10000000000.0: eta must be < "),
+    (runs_c.modadd_data_ratio, {"seeds": [1, 1]}, r"^seeds must not repeat a value"),
+    (runs_c.weight_decay, {"lams": [1.0]}, r"^lams must be a non-empty list of numbers in \(0.0, 1.0\), got \[1.0\]$"),
+    (runs_c.grok_time, {"lams": [1.5]}, r"^lams must be a non-empty list of numbers in \(0.0, 1.0\)"),
+    (runs_b.modadd, {"seeds": [0], "alphas": [1, 1]}, r"^alphas must not repeat a value"),  # not blamed on a seed
+    (runs_b.matrix_completion, {"horizon": -1}, r"^horizon must be a number in \(0.0, inf\), got -1$"),
+    (runs_b.matrix_completion, {"weight_decay": 1e-300}, r"^weight_decay=1e-300 with lr=.* needs .* steps"),
     # sizes past the memory budget: named, with what fits, before anything is allocated
-    (setup_b.sparse, {"d": 10**9}, r"^d=1000000000 needs about .* GiB for one run .* d <= \d+ fits"),
-    (setup_b.matrix_completion, {"d": 10**6}, r"^d=1000000 needs about .* d <= \d+ fits"),
-    (setup_b.modadd, {"width": 10**8}, r"^width=100000000 needs about .* width <= \d+ fits"),
-    (setup_c.loss_curves, {"d_in": 10**5}, r"^d_in=100000 needs about .* d_in <= \d+ fits"),
-    (setup_c.d_out, {"d_outs": [10**9]}, r"^d_outs=1000000000 needs about .* GiB .*: d_outs <= \d+ fits"),
-    (setup_a.mlp, {"width": 10**7}, r"^width=10000000 needs about .* width <= \d+ fits"),
+    (runs_b.sparse, {"d": 10**9}, r"^d=1000000000 needs about .* GiB for one run .* d <= \d+ fits"),
+    (runs_b.matrix_completion, {"d": 10**6}, r"^d=1000000 needs about .* d <= \d+ fits"),
+    (runs_b.modadd, {"width": 10**8}, r"^width=100000000 needs about .* width <= \d+ fits"),
+    (runs_c.loss_curves, {"d_in": 10**5}, r"^d_in=100000 needs about .* d_in <= \d+ fits"),
+    (runs_c.d_out, {"d_outs": [10**9]}, r"^d_outs=1000000000 needs about .* GiB .*: d_outs <= \d+ fits"),
+    (runs_a.mlp, {"width": 10**7}, r"^width=10000000 needs about .* width <= \d+ fits"),
 ]
 
 

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from grok_lib.provenance import library_hash, load_manifest
+from grok_lib.code_version import library_hash
+from grok_lib.provenance import load_manifest
 
 ROOT = Path(__file__).resolve().parent.parent
 MANIFEST = load_manifest()

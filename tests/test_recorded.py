@@ -4,7 +4,6 @@ that alters a recording fails here until it is recorded again with scripts/recor
 
 import json
 import shutil
-from pathlib import Path
 
 import numpy as np
 import pytest

@@ -8,16 +8,16 @@ planning (every ConfigError, the memory estimate included, comes before anything
 
 import importlib
 import inspect
-import re
 from pathlib import Path
 
 import pytest
 
 from grok_lib import notebook
+from grok_lib.chapters import chapter, flat
 from grok_lib.config import ConfigError
 from grok_lib.plans import plan
 
-from notebook_exec import code_cells, draw, execute
+from notebook_exec import draw, execute
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -57,19 +57,17 @@ def notebook_path(name: str) -> Path:
     return ROOT / "notebooks" / f"{name}.ipynb"
 
 
-def setup_call(name: str):
-    """The notebook's setup module and function (``setup.<fn>(**notebook.parameters(...))`` in its code)."""
-    code = "\n".join(src for _, src in code_cells(notebook_path(name)))
-    part = name.split("/")[0]
-    module = importlib.import_module(f"grok_lib.{part}.setup")
-    return module, getattr(module, re.search(r"\bsetup\.(\w+)\(", code).group(1))
+def chapter_call(name: str):
+    """The notebook's chapter_runs module and the function its chapter declares it calls."""
+    part, stem = name.split("/")
+    return importlib.import_module(f"grok_lib.{part}.chapter_runs"), chapter(part, stem).call
 
 
 def valid(name: str, combo: dict, monkeypatch) -> bool:
     """Whether the notebook's setup call accepts ``combo``: planned, not trained."""
-    module, fn = setup_call(name)
+    module, fn = chapter_call(name)
     with monkeypatch.context() as m:
-        m.setattr(module, "start", lambda profile, given, configs, committed, output_path=None: [plan(c) for c in configs])
+        m.setattr(module, "start", lambda profile, given, configs, committed, output_path=None: [plan(c) for c in flat(configs)])
         if hasattr(module, "with_claim_runs"):  # the claim-only runs are trained, not planned: not asked here
             m.setattr(module, "with_claim_runs", lambda notebook, run: run)
         try:
@@ -81,7 +79,7 @@ def valid(name: str, combo: dict, monkeypatch) -> bool:
 
 def test_the_spaces_name_every_parameter_of_their_notebooks():
     for name, space in SPACES.items():
-        _, fn = setup_call(name)
+        _, fn = chapter_call(name)
         params = [n for n, p in inspect.signature(fn).parameters.items()
                   if p.kind is p.POSITIONAL_OR_KEYWORD and n != "profile"]
         assert sorted(space) == sorted(params), name
