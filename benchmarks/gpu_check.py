@@ -96,13 +96,14 @@ TQDM = ensure_tqdm()
 import numpy as np  # noqa: E402
 import torch  # noqa: E402
 
-from benchmarks import bench_sweep  # noqa: E402
+from benchmarks import bench_sweep, cuda_graphs  # noqa: E402
 from grok_lib import figure_numbers  # noqa: E402
 from grok_lib.history import History  # noqa: E402
-from grok_lib.paper_a import cuda_graphs, figures  # noqa: E402
+from grok_lib import chapters  # noqa: E402
+from grok_lib.paper_a import key_numbers as numbers  # noqa: E402
 from grok_lib.paper_a import train as train_module  # noqa: E402
 from grok_lib.paper_a.config import profile_config, sweep, weight_decay_sweep  # noqa: E402
-from grok_lib.paper_a.cuda_graphs import CapturedStep, frozen_from, train_sweep_captured  # noqa: E402
+from benchmarks.cuda_graphs import CapturedStep, frozen_from, train_sweep_captured  # noqa: E402
 from grok_lib.paper_a.train import StackRun, record_schedule, train, train_sweep  # noqa: E402
 from grok_lib.plans import run_key  # noqa: E402
 from grok_lib.store import RunStore
@@ -320,7 +321,7 @@ def host_reads_outside_recording(run_sweep) -> dict:
     with contextlib.ExitStack() as stack:
         for module in (train_module, cuda_graphs):
             stack.enter_context(patched(module, "checks_every_step", lambda device: False))
-            stack.enter_context(patched(module, "_check_finite", paused(module._check_finite)))
+            stack.enter_context(patched(module, "check_finite", paused(module.check_finite)))
         for name in ("record", "record_updates", "snapshot", "state"):
             stack.enter_context(patched(StackRun, name, paused(getattr(StackRun, name))))
         for name in ("record_batched", "record_updates_batched"):
@@ -645,8 +646,8 @@ def recording_cost(report: Report, device: str, smoke: bool) -> str:
 # --- 5. the paper sweep -----------------------------------------------------------------------------------------
 def key_numbers(h: History) -> dict:
     """T_cls, T_grok, T_rep and the stable ranks' peaks and ends of one run."""
-    row = figures.clock_table_row(h)
-    row["T_cls(1e-3)"] = figures.fig1_key_numbers(h)["T_cls(1e-3)"]
+    row = numbers.clock_table_row(h)
+    row["T_cls(1e-3)"] = numbers.fig1_key_numbers(h)["T_cls(1e-3)"]
     for name in ("E", "W", "U", "EW"):
         s = h[f"srank_{name}"]
         row[f"srank_{name} peak"] = float(s.max())
@@ -678,7 +679,7 @@ def compact(h: History, keep: str) -> History:
     if keep == "all":
         return h
     end = int(h.steps[-1])
-    wanted = {0, figures.MEMORISING_EPOCH, figures.PATTERN_EPOCH, end - 500, end} if keep == "figures" else set()
+    wanted = {0, numbers.MEMORISING_EPOCH, numbers.PATTERN_EPOCH, end - 500, end} if keep == "figures" else set()
     idx = [i for i, s in enumerate(h.snapshot_steps.tolist()) if s in wanted]
     meta = dict(h.meta, compact=f"snapshots kept: {[int(h.snapshot_steps[i]) for i in idx]}")
     return History(steps=h.steps, metrics=h.metrics, config=h.config, meta=meta,
@@ -773,7 +774,7 @@ def default_against_cpu(report: Report, device: str, mode: str, recorder: str, k
     if mode not in complete:
         return
     histories = complete[mode]
-    for name, reduce in figures.NUMBERS.items():
+    for name, reduce in default_sweep_numbers().items():
         path = CPU_NUMBERS / f"{name.split('/')[-1]}.json"
         if not path.exists():
             report.put(step, name, "no committed CPU numbers")
@@ -782,6 +783,13 @@ def default_against_cpu(report: Report, device: str, mode: str, recorder: str, k
         problems = figure_numbers.compare(expected, reduce(histories))
         report.put(step, name, {"values": len(expected), "outside_tolerance": len(problems),
                                 "first_problems": problems[:12]})
+
+
+def default_sweep_numbers() -> dict:
+    """Figure name -> its key-number reduction, for Part A's figures drawn from the default weight-decay sweep
+    (read from the chapter declarations; the recorded-set and deep-linear figures are not this sweep's)."""
+    return {name: f.numbers for name, (c, f) in chapters.figures("paper_a").items()
+            if not f.sets and c.runs is sweep}
 
 
 # --- the markdown ------------------------------------------------------------------------------------------------

@@ -7,7 +7,7 @@
   project is *not* installed (no site-packages ``.pth`` files: the editable install is not
   seen), the repository only on ``PYTHONPATH``, and tqdm, yaml, matplotlib, scipy, pytest,
   papermill and Jupyter made unimportable;
-- :mod:`grok_lib.paper_a.cuda_graphs` without capture (the path that can be tested
+- ``benchmarks/cuda_graphs.py`` without capture (the path that can be tested
   here) gives bitwise the histories of :func:`grok_lib.paper_a.train.train_sweep` on the
   CPU, with either recorder, resumed or not. The capture itself needs CUDA: the last test
   runs only where there is one (and ``gpu_check.py`` measures it).
@@ -27,9 +27,9 @@ from ast_imports import imports_of
 import torch
 
 from grok_lib.config import ConfigError
-from grok_lib.paper_a import cuda_graphs
+from benchmarks import cuda_graphs, gpu_check
 from grok_lib.paper_a.config import profile_config, weight_decay_sweep
-from grok_lib.paper_a.cuda_graphs import CapturedStep, adamw_scalars, frozen_from, train_sweep_captured
+from benchmarks.cuda_graphs import CapturedStep, adamw_scalars, frozen_from, train_sweep_captured
 from grok_lib.paper_a.train import StackRun, TrainState, train_sweep
 from grok_lib.plans import run_key
 from grok_lib.store import RunStore
@@ -81,7 +81,7 @@ def transitive_imports(start: Path) -> tuple[set[str], set[str]]:
 
 def test_the_gpu_check_imports_only_the_standard_library_torch_and_numpy():
     reached, outside = transitive_imports(SCRIPT)
-    assert {"grok_lib.paper_a.train", "grok_lib.paper_a.cuda_graphs", "grok_lib.store",
+    assert {"grok_lib.paper_a.train", "benchmarks.cuda_graphs", "grok_lib.store",
             "benchmarks.bench_sweep", "grok_lib.paper_a.dln.train"} <= reached  # the walk does go deep
     foreign = sorted(outside - set(sys.stdlib_module_names) - ALLOWED - {"__future__"})
     assert not foreign, f"gpu_check.py needs {foreign}, which a bare GPU machine may not have"
@@ -281,3 +281,11 @@ def test_on_a_gpu_the_replayed_steps_train_as_the_eager_ones():
     assert captured[0].meta["captured"]
     assert_same(eager, captured, rtol=1e-5)  # bitwise is the aim; gpu_check.py reports which
     assert cuda_graphs.RECORDERS == ("eager", "batched")
+
+
+def test_the_cpu_comparison_covers_every_figure_of_the_default_sweep():
+    """Step 6 compares the GPU sweep with each committed CPU number file of the default weight-decay sweep."""
+    names = gpu_check.default_sweep_numbers()
+    assert "paper_a/fig1_loss_curves" in names and "paper_a/dln_fast_clock" not in names
+    assert "paper_a/fig1_paper_settings" not in names
+    assert all((gpu_check.CPU_NUMBERS / f"{n.split('/')[-1]}.json").exists() for n in names)

@@ -5,21 +5,22 @@
 - :mod:`.model`           the MLP, z = E[a] + E[b], h = ReLU(W z + b), logits = U h
 - :mod:`.stacked`         sweeps as one model with a leading member axis, and its AdamW
 - :mod:`.train`           the full-batch AdamW trainer (solo runs are stacks of one)
-- :mod:`.cuda_graphs`     the same trainer with the unrecorded steps replayed from a CUDA graph (GPU check)
 - :mod:`.metrics`         losses in float64, accuracy, stable rank (torch)
 - :mod:`.clocks`          the slow clock: the stable rank's fall after its peak
 - :mod:`.geometry`        Fourier spectra and the polygon of Figure 2
 - :mod:`.relu_reduction`  activation-pattern churn and the reduced (pattern-frozen) model
-- :mod:`.figures`         each figure's key numbers (printed, regression-tested, read by the claims)
+- :mod:`.key_numbers`     each figure's key numbers (printed, regression-tested, read by the checks)
 - :mod:`.sensitivity`     the tables of how the verdicts move with their thresholds, and the phase tables
-- :mod:`.recorded_figures` the recorded sets' key numbers: the splits, the paper's settings, the second init
+- :mod:`.recorded_numbers` the recorded sets' key numbers: the splits, the paper's settings, the second init
 - :mod:`.plots`           the loss and clock figures (1, 3, at the paper's settings, the inits); shared colours
 - :mod:`.mechanism_plots` the figures of embedding geometry, the gradient hierarchy and activation patterns
 - :mod:`.robustness`      threshold grids, phases in epochs and seed spreads: how sure each verdict is
-- :mod:`.claims`          the registry of Paper A's claims and their evaluators
+- :mod:`.thresholds`      the numbers each MLP claim's verdict is judged by
+- :mod:`.claims`          the registry of Paper A's claims (MLP and deep linear), tolerances formatted from those
+- :mod:`.checks`          the MLP claims' evaluators: histories in, verdicts out
 - :mod:`.recordings`      the recorded sets: the paper's settings, both splits, a second init, more seeds
-- :mod:`.setup`           the one call each notebook makes: parameters in, configs and histories out
-- :mod:`.chapters`        each notebook declared once: its runs and its figures (title, key numbers)
+- :mod:`.chapter_runs`    the one call each notebook makes: parameters in, configs and histories out
+- :mod:`.chapters`        each notebook declared once: its call, its runs and its figures (title, key numbers)
 - :mod:`.kinds`           Paper A's rows in the table of run kinds (imported here, so they always exist)
 - :mod:`.dln`             the deep-linear-network theory chapter (numpy, float64)
 """

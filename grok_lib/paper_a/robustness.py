@@ -88,6 +88,12 @@ def by_weight_decay(histories: Sequence[History]) -> list[History]:
     return sorted(histories, key=lambda h: h.cfg.weight_decay)
 
 
+def largest_weight_decay(histories: Sequence[History]) -> History:
+    """The run of the sweep's largest weight decay, whatever order the sweep was given in (the focus of
+    Figure 2 and of the gradient figure)."""
+    return max(histories, key=lambda h: h.cfg.weight_decay)
+
+
 def _number(v: float, fmt: str | None) -> str:
     if fmt is not None:
         return f"{v:{fmt}}"
@@ -124,7 +130,7 @@ def spread_table(seed_tables: Sequence[Sequence[dict]], key: str = "weight_decay
 
 
 def seed_verdicts(evaluate: Callable, seeds: Sequence[Sequence[History]]) -> dict[str, list[str]]:
-    """Claim id -> the verdict on each seed's sweep (``evaluate`` is a claims evaluator)."""
+    """Claim id -> the verdict on each seed's sweep (``evaluate`` is an evaluator of :mod:`grok_lib.paper_a.checks`)."""
     out: dict[str, list[str]] = {}
     for histories in seeds:
         for result in evaluate(histories):

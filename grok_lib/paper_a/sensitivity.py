@@ -13,7 +13,8 @@ from ..clocks import grokking_epoch, t_cls
 from ..history import History
 from . import robustness
 from .clocks import t_rep_srank
-from .figures import FIT_EPS, SLOW_MATRIX
+from .key_numbers import SLOW_MATRIX
+from .thresholds import FIT_EPS
 
 
 # --- how the verdicts move with their thresholds (see robustness) ------------------------------------

@@ -7,7 +7,7 @@ a batched one (``torch.bmm``), the optimiser keeps per-element state with a per-
 learning rate and weight decay, and the loss is the sum of the members' means, so each
 member's gradient is exactly its solo gradient. On the CPU every operation is the one the
 solo model does per member, so a member's numbers are bitwise those of its solo run
-(``tests/test_stacked.py`` asserts it against plain ``ModAddMLP`` + ``torch.optim.AdamW``).
+(``tests/paper_a/test_stacked.py`` asserts it against plain ``ModAddMLP`` + ``torch.optim.AdamW``).
 """
 
 from __future__ import annotations
@@ -99,7 +99,9 @@ class StackedAdamW:
         self.exp_avg = {k: torch.zeros_like(v) for k, v in params.items()}
         self.exp_avg_sq = {k: torch.zeros_like(v) for k, v in params.items()}
 
-    def _per_member(self, values: Sequence[float], like: torch.Tensor):
+    def per_member(self, values: Sequence[float], like: torch.Tensor):
+        """``values`` (one per member) as a scalar when all are equal, else a tensor shaped to broadcast over
+        ``like``'s member axis."""
         if len(set(values)) == 1:
             return values[0]
         return torch.tensor(values, dtype=like.dtype, device=like.device).view(-1, *([1] * (like.dim() - 1)))
@@ -111,13 +113,13 @@ class StackedAdamW:
         bias1, bias2 = 1 - self.beta1**step, 1 - self.beta2**step
         for name, param in self.params.items():
             grad, exp_avg, exp_avg_sq = param.grad, self.exp_avg[name], self.exp_avg_sq[name]
-            decay = self._per_member([1 - lr * wd for lr, wd in zip(self.lr, self.wd)], param)
+            decay = self.per_member([1 - lr * wd for lr, wd in zip(self.lr, self.wd)], param)
             if not (isinstance(decay, float) and decay == 1.0):  # AdamW skips the multiply when wd == 0
                 param.mul_(decay)
             exp_avg.lerp_(grad, 1 - self.beta1)
             exp_avg_sq.mul_(self.beta2).addcmul_(grad, grad, value=1 - self.beta2)
             denom = (exp_avg_sq.sqrt() / bias2**0.5).add_(self.eps)
-            step_size = self._per_member([-lr / bias1 for lr in self.lr], param)
+            step_size = self.per_member([-lr / bias1 for lr in self.lr], param)
             if isinstance(step_size, float):
                 param.addcdiv_(exp_avg, denom, value=step_size)
             else:  # addcdiv computes self + (value * t1) / t2; the same order with a tensor value

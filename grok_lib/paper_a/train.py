@@ -180,7 +180,8 @@ class StackRun:
                 self.snaps[i].setdefault(k, []).append(v.detach().cpu().numpy().copy())
 
 
-def _check_finite(losses: torch.Tensor, step: int, configs: Sequence[ModAddConfig]) -> None:
+def check_finite(losses: torch.Tensor, step: int, configs: Sequence[ModAddConfig]) -> None:
+    """A FloatingPointError naming the step, lr and weight decay if any member's loss is NaN or infinite."""
     values = losses.detach().cpu().tolist()
     for value, config in zip(values, configs):
         if not math.isfinite(value):
@@ -243,45 +244,65 @@ def train_sweep(
     label = f"p={c0.p} wd={wds} width={c0.width}"
     bar = tqdm(total=c0.epochs, initial=start, desc=label, disable=not progress, mininterval=10, ascii=True)
     for step in range(start, c0.epochs + 1):
-        losses, logits, pre = run.losses_and_patterns()
-        recorded = step in schedule
-        if check_every_step or recorded:
-            _check_finite(losses, step, configs)
-        run.opt.zero_grad()
-        losses.sum().backward()  # the sum of per-member means: each member gets its own gradient
-        if recorded:
-            rows = run.record(losses, logits, pre)
-            for i, row in enumerate(rows):
-                for name, value in row.items():
-                    run.rows[i].setdefault(name, []).append(value)
-                run.rows[i].setdefault("step", []).append(step)
-                for cb in callbacks:
-                    cb(step, row | {"member": i})
-            bar.set_postfix(train=f"{max(r['train_loss'] for r in rows):.1e}", refresh=False)
-        if step in snapshots:
-            run.snapshot(step)
-        if step == c0.epochs:
-            if recorded:
-                for rows in run.rows:
-                    for k in StackedMLP.BLOCKS:
-                        rows.setdefault(f"update_{k}", []).append(math.nan)
+        if step_eagerly(run, step, configs, callbacks, bar, recorded=step in schedule, snapshot=step in snapshots,
+                        check=check_every_step):
             break
-        before = {k: v.detach().clone() for k, v in run.model.blocks().items()} if recorded else None
-        run.opt.step()
-        if before is not None:
-            run.record_updates(before)
         bar.update(1)
         if on_checkpoint is not None and (step + 1) % c0.checkpoint_every == 0 and step + 1 < c0.epochs:
             on_checkpoint(run.state(step + 1))
     bar.close()
-    seconds = round(time.perf_counter() - t0, 3)
+    meta = {"device": device, "seconds": round(time.perf_counter() - t0, 3), "resumed_from": start,
+            "stacked_with": len(configs)}
+    return histories_of(run, configs, meta)
+
+
+def step_eagerly(run: StackRun, step: int, configs: Sequence[ModAddConfig], callbacks: Sequence[Callback], bar, *,
+                 recorded: bool, snapshot: bool, check: bool, record: Optional[Callable] = None,
+                 record_updates: Optional[Callable] = None) -> bool:
+    """Step ``step`` of the loop, run eagerly: forward and backward, the recording (``recorded``: rows for
+    every member, passed to ``callbacks``), the snapshot (``snapshot``) and the AdamW update. ``check``:
+    the losses are checked for NaN/inf even at an unrecorded step. ``record(losses, logits, pre)`` and
+    ``record_updates(before)`` replace the run's per-member recording (the GPU check's batched recorder
+    passes its own). True at the last step, which takes no update: the loop ends there."""
+    record = record or run.record
+    record_updates = record_updates or run.record_updates
+    losses, logits, pre = run.losses_and_patterns()
+    if check or recorded:
+        check_finite(losses, step, configs)
+    run.opt.zero_grad()
+    losses.sum().backward()  # the sum of per-member means: each member gets its own gradient
+    if recorded:
+        rows = record(losses, logits, pre)
+        for i, row in enumerate(rows):
+            for name, value in row.items():
+                run.rows[i].setdefault(name, []).append(value)
+            run.rows[i].setdefault("step", []).append(step)
+            for cb in callbacks:
+                cb(step, row | {"member": i})
+        bar.set_postfix(train=f"{max(r['train_loss'] for r in rows):.1e}", refresh=False)
+    if snapshot:
+        run.snapshot(step)
+    if step == configs[0].epochs:
+        if recorded:
+            for rows in run.rows:
+                for k in StackedMLP.BLOCKS:
+                    rows.setdefault(f"update_{k}", []).append(math.nan)
+        return True
+    before = {k: v.detach().clone() for k, v in run.model.blocks().items()} if recorded else None
+    run.opt.step()
+    if before is not None:
+        record_updates(before)
+    return False
+
+
+def histories_of(run: StackRun, configs: Sequence[ModAddConfig], meta: dict) -> list[History]:
+    """Each member's history from the run's rows and snapshots (``meta``: the facts every member shares)."""
     out = []
     for i, config in enumerate(configs):
         rows = dict(run.rows[i])
-        steps = np.asarray(rows.pop("step"), dtype=np.int64)
+        steps = np.asarray(rows.pop("step", []), dtype=np.int64)
         metrics = {k: np.asarray(v, dtype=np.float64) for k, v in rows.items()}
-        meta = {"device": device, "seconds": seconds, "resumed_from": start, "stacked_with": len(configs)}
         snaps = {k: np.stack(v) for k, v in run.snaps[i].items()}
-        out.append(History(steps=steps, metrics=metrics, config=config.to_dict(), meta=meta,
+        out.append(History(steps=steps, metrics=metrics, config=config.to_dict(), meta=dict(meta),
                            snapshot_steps=np.asarray(run.snap_steps, dtype=np.int64), snapshots=snaps))
     return out

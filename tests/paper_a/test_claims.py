@@ -5,29 +5,29 @@ change that moves a verdict fails CI until the book is re-recorded and the recor
 import pytest
 
 from grok_lib import claims, envelope_verdicts
-from grok_lib.paper_a import claims as claims_a, setup
-from grok_lib.paper_a.dln import claims as claims_linear
+from grok_lib.paper_a import checks as checks_a, claims as claims_a, chapter_runs
+from grok_lib.paper_a.dln import checks as checks_linear
 from grok_lib.paper_a.dln.config import sweep as deep_linear_sweep
 from grok_lib.paper_a.config import profile_config, weight_decay_sweep
 from grok_lib.runs import run_all
 
 #: The verdicts the book records for the default profile (book/claims/paper_a/*.json, written by the notebooks;
 #: the measured numbers are in each record): the one place a verdict is kept. The MLP claims are judged over
-#: seeds 0-2 (the book's runs and the recorded seeds 1 and 2: claims.across_seeds).
+#: seeds 0-2 (the book's runs and the recorded seeds 1 and 2: checks.across_seeds).
 RECORDED = {r["id"]: r["verdict"] for r in claims.load_records() if r["paper"] == "A"}
 
-EVALUATORS = (claims_a.evaluate_fig1, claims_a.evaluate_fig2, claims_a.evaluate_fig3, claims_a.evaluate_gradients,
-              claims_a.evaluate_activations)
+EVALUATORS = (checks_a.evaluate_fig1, checks_a.evaluate_fig2, checks_a.evaluate_fig3, checks_a.evaluate_gradients,
+              checks_a.evaluate_activations)
 REGISTRY = claims_a.REGISTRY
 
 
 @pytest.mark.train
 def test_default_profile_verdicts():
     histories = run_all(weight_decay_sweep(profile_config("default")), progress=False)
-    seeds = [histories, *setup.seed_sweeps()[1:]]
-    got = {r.claim.id: r.verdict for evaluate in EVALUATORS for r in claims_a.across_seeds(evaluate, seeds)}
+    seeds = [histories, *chapter_runs.seed_sweeps()[1:]]
+    got = {r.claim.id: r.verdict for evaluate in EVALUATORS for r in checks_a.across_seeds(evaluate, seeds)}
     linear = run_all(deep_linear_sweep("default"), progress=False)
-    got |= {r.claim.id: r.verdict for r in claims_linear.evaluate_deep_linear(linear)}
+    got |= {r.claim.id: r.verdict for r in checks_linear.evaluate_deep_linear(linear)}
     robust = {r.claim.id: r.verdict for r in envelope_verdicts.across_arithmetic(
         [claims.Result(claims_a.REGISTRY[k], "", v) for k, v in got.items()])}  # as the book records them
     compared = envelope_verdicts.measured_here(RECORDED)  # in other arithmetic: the claims measured there as graded now

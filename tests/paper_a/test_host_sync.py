@@ -56,7 +56,7 @@ def test_no_host_reads_between_recorded_steps(monkeypatch, device):
     monkeypatch.setattr(train_module, "checks_every_step", lambda device: False)  # the GPU's policy
     for name in ("record", "record_updates", "snapshot", "state"):
         monkeypatch.setattr(train_module.StackRun, name, paused(counter, getattr(train_module.StackRun, name)))
-    monkeypatch.setattr(train_module, "_check_finite", paused(counter, train_module._check_finite))
+    monkeypatch.setattr(train_module, "check_finite", paused(counter, train_module.check_finite))
     with count_host_reads(counter):
         counter["active"] = True
         history = train_module.train(config, progress=False, device=device)

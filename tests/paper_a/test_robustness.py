@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from grok_lib.history import History
-from grok_lib.paper_a import recorded_figures, robustness, sensitivity
+from grok_lib.paper_a import recorded_numbers, robustness, sensitivity
 
 
 def test_epoch_share_weights_each_record_by_the_epochs_it_stands_for():
@@ -57,7 +57,7 @@ def test_spread_table_merges_seed_tables_row_by_row():
 
 
 def test_split_table_states_the_arithmetic():
-    unordered, ordered, small = recorded_figures.split_table(113)
+    unordered, ordered, small = recorded_numbers.split_table(113)
     assert unordered["of all unordered"] == pytest.approx(0.5, abs=1e-3) and unordered["test pairs whose mirror trained"] == 0
     assert ordered["of p²"] == pytest.approx(0.3, abs=1e-3)
     assert ordered["of all unordered"] == pytest.approx(1 - 0.7**2, abs=0.01)

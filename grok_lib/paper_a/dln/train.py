@@ -123,7 +123,7 @@ def train_deep_linear(config: DeepLinearConfig, progress: bool = True) -> Histor
         rows.setdefault(f"drift_measured_{i}", []).append(math.nan)
     metrics = {k: np.asarray(v, dtype=np.float64) for k, v in rows.items()}
     e_min, e_min_grad = minimum_energy(config, factors)
-    meta = {"seconds": round(time.perf_counter() - t0, 3), "model": "deep_linear",
+    meta = {"seconds": round(time.perf_counter() - t0, 3),
             "energy_min": e_min, "energy_min_grad_norm": e_min_grad}
     return History(steps=np.asarray(steps, dtype=np.int64), metrics=metrics, config=config.to_dict(), meta=meta,
                    snapshot_steps=np.array([config.steps]),

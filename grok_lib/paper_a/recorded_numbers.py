@@ -1,7 +1,7 @@
 """The key numbers of Paper A's figures of the recorded sets: what each split gives, the two
 initialisations' table, and the reductions for figure regression of Figures 1 and 3 at the paper's
 settings (both splits) and of the initialisation figure. The profiles their captions compare the
-recordings with are :func:`grok_lib.paper_a.figures.recorded_profiles`.
+recordings with are :func:`grok_lib.paper_a.key_numbers.recorded_profiles`.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import numpy as np
 
 from ..figure_numbers import at_epochs, none_if_nan
 from ..history import History
-from .figures import FIG1_EPOCHS, SLOW_MATRIX, _tag, clock_table_row, fig1_key_numbers, fig3_clock_table
+from .key_numbers import FIG1_EPOCHS, SLOW_MATRIX, _tag, clock_table_row, fig1_key_numbers, fig3_clock_table
 from .sensitivity import _fmt
 
 

@@ -3,7 +3,7 @@
 For every figure two kinds of function live here:
 
 - ``<figure>_table(histories)``: the rows the notebook prints (nbval compares them) and
-  the claims evaluators read;
+  the checks (:mod:`grok_lib.paper_a.checks`) read;
 - ``<figure>(histories)``: the figure's numbers reduced for figure regression
   (``tests/figure_numbers/paper_a/<figure>.json``, compared by
   :func:`grok_lib.figure_numbers.compare`), built from the same tables where they overlap.
@@ -11,8 +11,7 @@ For every figure two kinds of function live here:
 Each figure's chapter declaration (:mod:`grok_lib.paper_a.chapters`) names its reduction. The tables
 of how the verdicts move with their thresholds are in :mod:`grok_lib.paper_a.sensitivity`; the
 figures of the recorded sets (the paper's settings, the splits, the second init) in
-:mod:`grok_lib.paper_a.recorded_figures`. :func:`recorded_profiles` stays here: the captions of
-recorded figures (:mod:`grok_lib.provenance`) read it from each part's ``figures``.
+:mod:`grok_lib.paper_a.recorded_numbers`.
 """
 
 from __future__ import annotations
@@ -27,6 +26,7 @@ from ..history import History
 from . import geometry, robustness
 from .clocks import t_rep_srank
 from .relu_reduction import CHURN_WINDOW, churn_rate, frozen_epoch, reduction_error
+from .thresholds import FIT_EPS
 
 #: The epochs at which Figure 1's curves are guarded.
 FIG1_EPOCHS = (0, 100, 500, 1000, 1500, 2000, 3000, 4000)
@@ -34,8 +34,6 @@ FIG1_EPOCHS = (0, 100, 500, 1000, 1500, 2000, 3000, 4000)
 MEMORISING_EPOCH = 500
 #: Figure 3 and the clocks: the matrix whose stable rank is the slow clock, and the others shown.
 SLOW_MATRIX, OTHER_MATRICES = "E", ("W", "U", "EW")
-#: The level of T_cls that says "the training set is fitted" (the gradient and activation tables).
-FIT_EPS = 1e-3
 #: The reduced model of the activation chapter: the pattern of this epoch held to the end.
 PATTERN_EPOCH = 1000
 
@@ -111,9 +109,11 @@ def fig2_embedding_geometry(histories: Sequence[History]) -> dict[str, float | N
 # --- Figure 3 ---------------------------------------------------------------------------------------
 def fig3_srank_table(histories: Sequence[History]) -> list[dict]:
     """Every matrix's stable rank at the start, its peak, and the end, for the smallest and largest λ."""
+    ordered = robustness.by_weight_decay(histories)
+    ends = ordered[:: max(len(ordered) - 1, 1)]  # the smallest and the largest weight decay
     rows = []
     for name in (SLOW_MATRIX, *OTHER_MATRICES):
-        for h in histories[:: max(len(histories) - 1, 1)]:
+        for h in ends:
             s = h[f"srank_{name}"]
             rows.append({"matrix": name, "weight_decay": h.cfg.weight_decay, "start": round(float(s[0]), 1),
                          "peak": round(float(s.max()), 1), "peak epoch": int(h.steps[s.argmax()]),
@@ -231,12 +231,3 @@ def activation_patterns(histories: Sequence[History]) -> dict[str, float | None]
             values[f"{_tag(h)}/reduction_1000_end/{name}"] = v
     return values
 
-
-# --- the profiles a recorded figure's caption compares with (read by grok_lib.provenance) -----------
-def recorded_profiles() -> dict[str, list]:
-    """The profiles' sweeps a recorded figure's caption compares the recordings with, the default profile
-    first: the caption names the settings in which the recorded runs differ from the default profile's, and
-    the profile they are closest to."""
-    from . import config
-
-    return {name: config.sweep(name) for name in ("default", *sorted(set(config.PROFILES) - {"default", "ci"}))}

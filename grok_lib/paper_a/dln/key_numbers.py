@@ -1,6 +1,6 @@
 """The key numbers of the deep-linear chapter's figures, computed once.
 
-As in :mod:`grok_lib.paper_a.figures`: ``*_table(histories)`` are the rows the notebook
+As in :mod:`grok_lib.paper_a.key_numbers`: ``*_table(histories)`` are the rows the notebook
 prints (nbval compares them); the functions named after a figure reduce the runs for
 figure regression; the run filters say which runs each figure shows.
 """
@@ -15,9 +15,10 @@ import numpy as np
 from ...figure_numbers import at_epochs, none_if_nan
 from ...history import History
 from . import clocks as dc
+from .clocks import drift_median_error, lemma31_ratio, run_label, schatten_excess
 from ...tables import PRINT_FLOOR, at_resolution
-from .claims import EXCESS_RESOLUTION, drift_median_error, lemma31_ratio, run_label, schatten_excess
-from .runs import gd_decayed_runs, plain_runs, separation_runs  # noqa: F401 (notebooks use all three)
+from .runs import gd_decayed_runs, plain_runs
+from .thresholds import EXCESS_RESOLUTION
 
 
 # --- tables -------------------------------------------------------------------------------------

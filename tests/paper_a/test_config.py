@@ -128,11 +128,11 @@ def test_the_deep_linear_sizes_are_bounded():
 
 
 def test_the_whole_sweep_is_validated_before_the_store_is_touched(tmp_path, monkeypatch):
-    from grok_lib.paper_a import setup
+    from grok_lib.paper_a import chapter_runs
 
     monkeypatch.setenv("GROK_STORE", str(tmp_path / "runs"))
     with pytest.raises(ConfigError, match="^p=10007 needs"):
-        setup.mlp(profile="ci", p=10007)
+        chapter_runs.mlp(profile="ci", p=10007)
     assert not (tmp_path / "runs").exists()
 
 
@@ -170,12 +170,12 @@ def test_a_bad_depth_list_names_depths(depths, message):
 
 
 def test_cuda_on_a_cpu_machine_fails_in_the_setup_call_before_the_store(tmp_path, monkeypatch):
-    from grok_lib.paper_a import setup
+    from grok_lib.paper_a import chapter_runs
 
     monkeypatch.setattr("torch.cuda.is_available", lambda: False)
     monkeypatch.setenv("GROK_STORE", str(tmp_path / "runs"))
     with pytest.raises(ConfigError, match="^device 'cuda' was requested"):
-        setup.mlp(profile="ci", device="cuda")
+        chapter_runs.mlp(profile="ci", device="cuda")
     assert not (tmp_path / "runs").exists()
 
 

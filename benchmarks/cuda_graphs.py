@@ -40,17 +40,18 @@ import math
 import time
 from typing import Callable, Optional, Sequence
 
+import grok_lib  # noqa: F401  before numpy and torch: it pins the arithmetic (grok_lib/arithmetic.py)
 import numpy as np
 import torch
 from tqdm import tqdm
 
-from ..config import ConfigError, need_choice, resolve_device
-from ..history import History
-from .config import ModAddConfig
-from .metrics import cross_entropy64, svdvals
-from .stacked import StackedMLP, check_stackable
-from .train import (Callback, StackRun, TrainState, _check_finite, checks_every_step, record_schedule,
-                    snapshot_schedule)
+from grok_lib.config import ConfigError, need_choice, resolve_device
+from grok_lib.history import History
+from grok_lib.paper_a.config import ModAddConfig
+from grok_lib.paper_a.metrics import cross_entropy64, svdvals
+from grok_lib.paper_a.stacked import StackedMLP, check_stackable
+from grok_lib.paper_a.train import (Callback, StackRun, TrainState, check_finite, checks_every_step, histories_of,
+                                    record_schedule, snapshot_schedule, step_eagerly)
 
 RECORDERS = ("eager", "batched")
 
@@ -108,9 +109,9 @@ class CapturedStep:
         sqrt_bias2, step_sizes = adamw_scalars(opt.lr, opt.beta1, opt.beta2, count)
         self.sqrt_bias2 = sqrt_bias2
         # Made once, with StackedAdamW's own rule (a float when the members agree, else an (M, 1, ...) tensor).
-        self.decay = {k: opt._per_member([1 - lr * wd for lr, wd in zip(opt.lr, opt.wd)], p)
+        self.decay = {k: opt.per_member([1 - lr * wd for lr, wd in zip(opt.lr, opt.wd)], p)
                       for k, p in opt.params.items()}
-        self.step_size = {k: opt._per_member(step_sizes, p) for k, p in opt.params.items()}
+        self.step_size = {k: opt.per_member(step_sizes, p) for k, p in opt.params.items()}
         if capture:
             self._capture(warmup)
 
@@ -293,6 +294,9 @@ def train_sweep_captured(
     snapshots = set(snapshot_schedule(c0.epochs).tolist())
     check_every_step = checks_every_step(device)
     settle = frozen_from(configs)
+    recorders = {} if recorder == "eager" else {
+        "record": lambda losses, logits, pre: record_batched(run, losses, logits, pre, svd_device),
+        "record_updates": lambda before: record_updates_batched(run, before)}
     step_fn: Optional[CapturedStep] = None
     clock = {"eager_s": 0.0, "eager_steps": 0, "replayed_steps": 0, "capture_s": 0.0}
     stopped_at = None
@@ -312,45 +316,16 @@ def train_sweep_captured(
                 clock["capture_s"] = time.perf_counter() - t
             losses = step_fn()
             if check_every_step:
-                _check_finite(losses, step, configs)
+                check_finite(losses, step, configs)
             clock["replayed_steps"] += 1
         else:
             if timings is not None:
                 _sync(device)
             t = time.perf_counter()
-            # -- the body of train_sweep, unchanged but for the recorder switch --
-            losses, logits, pre = run.losses_and_patterns()
-            if check_every_step or recorded:
-                _check_finite(losses, step, configs)
-            run.opt.zero_grad()
-            losses.sum().backward()
-            if recorded:
-                if recorder == "batched":
-                    rows = record_batched(run, losses, logits, pre, svd_device)
-                else:
-                    rows = run.record(losses, logits, pre)
-                for i, row in enumerate(rows):
-                    for name, value in row.items():
-                        run.rows[i].setdefault(name, []).append(value)
-                    run.rows[i].setdefault("step", []).append(step)
-                    for cb in callbacks:
-                        cb(step, row | {"member": i})
-                bar.set_postfix(train=f"{max(r['train_loss'] for r in rows):.1e}", refresh=False)
-            if step in snapshots:
-                run.snapshot(step)
-            if step == c0.epochs:
-                if recorded:
-                    for rows in run.rows:
-                        for k in StackedMLP.BLOCKS:
-                            rows.setdefault(f"update_{k}", []).append(math.nan)
+            last = step_eagerly(run, step, configs, callbacks, bar, recorded=recorded, snapshot=step in snapshots,
+                                check=check_every_step, **recorders)
+            if last:
                 break
-            before = {k: v.detach().clone() for k, v in run.model.blocks().items()} if recorded else None
-            run.opt.step()
-            if before is not None:
-                if recorder == "batched":
-                    record_updates_batched(run, before)
-                else:
-                    run.record_updates(before)
             if timings is not None:
                 _sync(device)
             clock["eager_s"] += time.perf_counter() - t
@@ -364,17 +339,9 @@ def train_sweep_captured(
     if timings is not None:
         timings.update(clock, total_s=seconds, settle_step=settle,
                        replay_s=round(seconds - clock["eager_s"] - clock["capture_s"], 3))
-    out = []
-    for i, config in enumerate(configs):
-        rows = dict(run.rows[i])
-        steps = np.asarray(rows.pop("step", []), dtype=np.int64)
-        metrics = {k: np.asarray(v, dtype=np.float64) for k, v in rows.items()}
-        meta = {"device": device, "seconds": seconds, "resumed_from": start, "stacked_with": len(configs),
-                "trainer": "cuda_graphs", "captured": bool(capture and step_fn is not None), "recorder": recorder,
-                "replayed_from_step": settle}
-        if stopped_at is not None:
-            meta["stopped_at"] = stopped_at
-        snaps = {k: np.stack(v) for k, v in run.snaps[i].items()}
-        out.append(History(steps=steps, metrics=metrics, config=config.to_dict(), meta=meta,
-                           snapshot_steps=np.asarray(run.snap_steps, dtype=np.int64), snapshots=snaps))
-    return out
+    meta = {"device": device, "seconds": seconds, "resumed_from": start, "stacked_with": len(configs),
+            "trainer": "cuda_graphs", "captured": bool(capture and step_fn is not None), "recorder": recorder,
+            "replayed_from_step": settle}
+    if stopped_at is not None:
+        meta["stopped_at"] = stopped_at
+    return histories_of(run, configs, meta)
