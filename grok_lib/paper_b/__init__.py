@@ -14,27 +14,32 @@ Modules:
 - :mod:`grok_lib.paper_b.margins` -- max-L2-margin (dual, L-BFGS-B) and max-L1-margin (linprog / HiGHS)
   linear classifiers of a training set.
 - :mod:`grok_lib.paper_b.matrix_completion` -- W = U U^T - V V^T on the multiplication table.
-- :mod:`grok_lib.paper_b.modadd` -- the two-layer ReLU net on modular addition (torch, float32, CPU).
+- :mod:`grok_lib.paper_b.relu_net` -- the two-layer ReLU net on modular addition (torch, float32, CPU).
 - :mod:`grok_lib.paper_b.bridge` -- the bridge to Part A: its config, profiles and alpha x lambda sweep
   (Paper A's MLP and AdamW from alpha times the standard initialisation).
 - :mod:`grok_lib.paper_b.bridge_train` -- the bridge's trainer (Paper A's model and split, plain AdamW).
 - :mod:`grok_lib.paper_b.measure` -- transition steps, fractions of ln(alpha) / lambda, window, limit and
   slope fits, the bridge's delays.
-- :mod:`grok_lib.paper_b.selection` -- picking a notebook's runs (sweeps, the focus run) out of its histories.
-- :mod:`grok_lib.paper_b.figures` -- the diagonal-net chapters' key numbers per figure (printed,
+- :mod:`grok_lib.paper_b.selection` -- picking a notebook's runs out of its histories: the sweeps of its named
+  groups, the focus run, one seed's sweeps, runs in alpha order.
+- :mod:`grok_lib.paper_b.key_numbers` -- the diagonal-net chapters' key numbers per figure (printed,
   regression-tested), and the small readers the figure modules share.
-- :mod:`grok_lib.paper_b.mlp_figures` -- the MLP chapters' key numbers per figure (modular addition, the bridge).
+- :mod:`grok_lib.paper_b.mlp_numbers` -- the MLP chapters' key numbers per figure (modular addition, the bridge).
 - :mod:`grok_lib.paper_b.readings` -- the numbers the MLP chapters' prose quotes, measured and glued into
   the pages (never typed).
 - :mod:`grok_lib.paper_b.panels` -- axis-level plot functions (one panel each) that take histories or arrays.
 - :mod:`grok_lib.paper_b.plots` -- the book's figures, one function each, composed of those panels.
 - :mod:`grok_lib.paper_b.thresholds` -- the numbers each claim is judged by.
-- :mod:`grok_lib.paper_b.checks` -- one check per claim: histories in, measured text and verdict out.
-- :mod:`grok_lib.paper_b.claims` -- the registry of Paper B's claims with their tolerances, and the
-  per-notebook evaluation the notebooks record.
-- :mod:`grok_lib.paper_b.setup` -- the one call each Part B notebook makes: parameters in, configs and
-  histories out (and the reader of the recorded sets).
-- :mod:`grok_lib.paper_b.chapters` -- each notebook declared once: its runs, claim-only runs and figures.
+- :mod:`grok_lib.paper_b.claims` -- the registry of Paper B's claims, with tolerances formatted from the thresholds.
+- :mod:`grok_lib.paper_b.checks` -- the claims each notebook records, judged on its runs (``evaluate_*``, reading the
+  registry).
+- :mod:`grok_lib.paper_b.checks_diagonal` -- one check per claim of the diagonal-net chapters: histories in, measured
+  text and verdict out.
+- :mod:`grok_lib.paper_b.checks_mlp` -- one check per claim of the MLP chapters (modular addition, the bridge).
+- :mod:`grok_lib.paper_b.chapter_runs` -- the one call each Part B notebook makes: parameters in, configs (named groups
+  where a chapter has sweeps) and histories out (and the reader of the recorded sets).
+- :mod:`grok_lib.paper_b.chapters` -- each notebook declared once: the call it makes (its ``chapter_runs`` function),
+  its runs, claim-only runs and figures.
 - :mod:`grok_lib.paper_b.recordings` -- the recorded sets: matrix completion at the paper's settings,
   misgrokking at the paper's d, gamma and n (three data seeds, each run to clock 4).
 - :mod:`grok_lib.paper_b.kinds` -- Paper B's rows in the table of run kinds (imported here, so they always

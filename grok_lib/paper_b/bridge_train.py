@@ -91,7 +91,7 @@ def train(config, progress: bool = True) -> History:
         if before is not None:
             rows.setdefault("adam_step", []).append(_adam_step(model, before, config))
     rows["adam_step"].append(rows["adam_step"][-1] if rows["adam_step"] else math.nan)  # no step after the last
-    meta = {"model": "paper_b.init_scale", "device": device, "seconds": round(time.perf_counter() - t0, 3),
+    meta = {"device": device, "seconds": round(time.perf_counter() - t0, 3),
             "n_train_unordered": train_split.n_unordered, "n_test_unordered": test_split.n_unordered}
     return History(steps=schedule, metrics={k: np.asarray(v, dtype=np.float64) for k, v in rows.items()},
                    config=config.to_dict(), meta=meta)

@@ -1,9 +1,9 @@
-"""Paper B's quantitative statements as claims, with their tolerances and evaluators.
+"""Paper B's quantitative statements as claims: the registry, with their tolerances.
 
 Each claim (a :class:`grok_lib.claims.Claim`, id "B.…") has the paper's words (or, where
 marked, our reading of the theory, or the book's own question), how the book measures it
-and what counts as reproduced / partly. Thresholds are the module constants below and the
-tolerance texts are formatted from them, so the prose cannot drift from the check.
+and what counts as reproduced / partly. The tolerance texts are formatted from the thresholds
+(:mod:`grok_lib.paper_b.thresholds`), so the prose cannot drift from the check.
 
 **When the tolerances were set.** They were written *after* exploratory runs of the
 default profile had been looked at, not before: they are anchored on the paper's numbers
@@ -13,20 +13,15 @@ how far a limit may sit from 1) the width was chosen knowing what our runs measu
 Part B pages say so next to every verdict; read a "reproduced" as "within a tolerance
 chosen with the data in view", not as a pre-registered test.
 
-The thresholds are in :mod:`grok_lib.paper_b.thresholds`; the functions that judge one claim each
-(``kernel_then_rich``, ``theorem_window``, ...) in :mod:`grok_lib.paper_b.checks`. The
-``evaluate_*`` functions here group them per notebook and return :class:`grok_lib.claims.Result`
-objects, which the notebooks record.
+The thresholds are in :mod:`grok_lib.paper_b.thresholds`; the checks, one per claim, in
+:mod:`grok_lib.paper_b.checks_diagonal` and :mod:`grok_lib.paper_b.checks_mlp`, and the per-notebook evaluations
+that turn them into :class:`grok_lib.claims.Result` objects, which the notebooks record, in
+:mod:`grok_lib.paper_b.checks`.
 """
 
 from __future__ import annotations
 
-from typing import Sequence
-
-from ..claims import Claim, Result, across_seeds, registry
-from ..history import History
-from . import selection
-from .checks import EVALUATORS
+from ..claims import Claim, registry
 from .config import CLOCK_ALPHAS, FIG1A_DATA_SEEDS, HORIZON
 from .thresholds import (BRIDGE_ACC, COS_MIN, COS_PARTLY, FINAL_TEST_ACC_MIN, KERNEL_TEST_ACC_MAX, KERNEL_WINDOW,
                          LIMIT_TOL, LIMIT_TOL_PARTLY, MC_FAR_MAX, MC_PAPER_CLOCK, MC_PAPER_DECADES,
@@ -221,75 +216,3 @@ CLAIMS: tuple[Claim, ...] = (
 )
 #: Paper B's claims by id, in the book's order.
 REGISTRY = registry(CLAIMS)
-
-
-assert list(EVALUATORS) == list(REGISTRY)
-
-
-# --- per notebook: Results to record -------------------------------------------------------------
-def _results(calls: Sequence[tuple[str, tuple]]) -> list[Result]:
-    """Each claim's evaluator on its runs; a claim whose measurement needs what the runs do not have (a fit
-    through fewer than two transitions, in a short rerun) is "not reproduced", saying why."""
-    out = []
-    for cid, args in calls:
-        try:
-            text, verdict = EVALUATORS[cid](*args)
-        except ValueError as err:
-            text, verdict = f"not measurable on these runs: {err}", "not reproduced"
-        out.append(Result(REGISTRY[cid], text, verdict))
-    return out
-
-
-def evaluate_sparse(alpha_sweep: Sequence[History], lambda_sweep: Sequence[History],
-                    focus_at_seeds: Sequence[History] | None = None) -> list[Result]:
-    """The sparse-classification notebook's claims: Fig. 1a, the window, its limit, the slopes, the norm.
-    ``focus_at_seeds``: the focus run at every data seed (its own first, then the ``claim_histories``
-    of :func:`grok_lib.paper_b.setup.sparse`); None: the focus run alone, where B.fig1a.fractions has no spread
-    between data draws to judge by."""
-    focus_at_seeds = list(focus_at_seeds) if focus_at_seeds else [selection.focus_run(alpha_sweep, lambda_sweep)]
-    return _results([("B.fig1a.kernel_then_rich", (alpha_sweep,)), ("B.fig1a.fractions", (focus_at_seeds,)),
-                     ("B.thm.window", (alpha_sweep,)), ("B.thm.limit", (alpha_sweep,)),
-                     ("B.thm.log_alpha_slope", (alpha_sweep,)),
-                     ("B.thm.inverse_lambda_slope", (lambda_sweep, alpha_sweep)),
-                     ("B.fig1a.norm", (alpha_sweep,))])
-
-
-def evaluate_regimes(sparse_runs: Sequence[History], misgrokking_run: History) -> list[Result]:
-    """The kernel-vs-rich notebook's claims: cosines, test accuracies against the margin classifiers, misgrokking."""
-    return _results([("B.regimes.cosines", (sparse_runs,)), ("B.regimes.test_acc", (sparse_runs,)),
-                     ("B.misgrokking", (misgrokking_run,))])
-
-
-def evaluate_misgrokking(runs: Sequence[History]) -> list[Result]:
-    """B.misgrokking on misgrokking runs at several data seeds (the recorded paper-scale set): a verdict holds only
-    where it holds for every seed (:func:`grok_lib.claims.across_seeds`)."""
-    return across_seeds([_results([("B.misgrokking", (h,))]) for h in runs], [int(h.cfg.data_seed) for h in runs])
-
-
-def evaluate_matrix_completion(h: History) -> list[Result]:
-    """The matrix-completion notebook's claims."""
-    return _results([("B.mc.kernel_plateau", (h,)), ("B.mc.recovery", (h,)), ("B.mc.clock", (h,))])
-
-
-def evaluate_modadd(histories: Sequence[History], clock_runs: Sequence[History] = ()) -> list[Result]:
-    """The modular-addition notebook's claims. B.modadd.lambda_order holds only where it holds for every seed
-    (:func:`grok_lib.claims.across_seeds`); B.modadd.alpha_order and B.modadd.clock are judged over the seeds
-    together (orders that hold at every seed; slopes' means and standard errors over seeds). ``clock_runs``: the
-    claim-only alphas (``claim_histories`` of :func:`grok_lib.paper_b.setup.modadd`), which only B.modadd.clock's ln(alpha) fit reads."""
-    seeds = selection.seeds([h for h in histories if h.meta.get("model") == "paper_b.modadd"])
-    sweeps = [selection.split_modadd(histories, s) for s in seeds]
-    alpha_sweeps = [a for a, _ in sweeps]
-    clock_sweeps = [selection.unique([*a, *(h for h in clock_runs if h.cfg.data_seed == s
-                                           and h.cfg.weight_decay == a[0].cfg.weight_decay)])
-                    for s, a in zip(seeds, alpha_sweeps)]
-    lambda_order = across_seeds([_results([("B.modadd.lambda_order", (l,))]) for _, l in sweeps], seeds)
-    return (_results([("B.modadd.alpha_order", (alpha_sweeps,))]) + lambda_order
-            + _results([("B.modadd.clock", (clock_sweeps, [l for _, l in sweeps]))]))
-
-
-def evaluate_bridge(histories: Sequence[History]) -> list[Result]:
-    """The bridge notebook's claims (Part A's model and AdamW with a scaled initialisation), on each
-    seed's alpha x lambda runs: a verdict holds only where it holds for every seed."""
-    seeds = selection.seeds([h for h in histories if h.meta.get("model") == "paper_b.init_scale"])
-    return across_seeds([_results([("B.bridge.delay", (runs,)), ("B.bridge.clock", (runs,))])
-                         for runs in (selection.bridge_runs(histories, s) for s in seeds)], seeds)

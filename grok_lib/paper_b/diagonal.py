@@ -68,8 +68,9 @@ def make_data(config: DiagonalNetConfig):
     return x, y, x_test, y_test, w_star
 
 
-def matvec(x: np.ndarray, w: np.ndarray, chunk: int = 1024) -> np.ndarray:
-    """x @ w in float64, in row chunks when x is stored compactly."""
+def matvec(x: np.ndarray, w: np.ndarray, chunk: int = 256) -> np.ndarray:
+    """x @ w in float64, in row chunks when x is stored compactly. A chunk of 256 rows at d = 1e5 is 200 MB in
+    float64: 1024 rows (800 MB, fresh pages at every call) took 2.6 times as long, with the same bits."""
     if x.dtype == np.float64:
         return x @ w
     return np.concatenate([x[i:i + chunk].astype(np.float64) @ w for i in range(0, len(x), chunk)])
@@ -190,7 +191,7 @@ def train(config: DiagonalNetConfig, progress: bool = True, callbacks=()) -> His
     lam = config.weight_decay
     x_norm2 = float(np.linalg.eigvalsh(x @ x.T)[-1])  # ||X||_2^2 via the n x n Gram matrix
     col_norm2 = (x * x).sum(axis=0)
-    meta = {"model": "paper_b.diagonal", "x_norm2": x_norm2}
+    meta = {"x_norm2": x_norm2}
     refs = {"star": w_star}
     if config.margins:
         ref_w, ref_meta = reference_classifiers(config)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from ..kinds import RunKind, config_device, register
 from ..paper_a import model as paper_a_model, task as paper_a_task
-from . import bridge_train, diagonal, margins, matrix_completion, modadd
+from . import bridge_train, diagonal, margins, matrix_completion, relu_net
 from .bridge import InitScaleConfig
 from .config import MatrixCompletionConfig, MisgrokkingConfig, ModAddConfig, SparseConfig
 
@@ -69,7 +69,7 @@ def init_scale_memory(c: dict) -> float:
 
 train_diagonal_group = _one_by_one(diagonal.train)
 train_matrix_completion_group = _one_by_one(matrix_completion.train)
-train_modadd_group = _one_by_one(modadd.train)
+train_modadd_group = _one_by_one(relu_net.train)
 train_init_scale_group = _one_by_one(bridge_train.train)
 
 SPARSE = register(RunKind(
@@ -109,7 +109,7 @@ MODADD = register(RunKind(
     name="paper_b.modadd",
     config_type=ModAddConfig,
     train=train_modadd_group,
-    code=(modadd, diagonal),
+    code=(relu_net, diagonal),
     device=config_device,
     memory=modadd_memory,
     sizes=("p", "width"),

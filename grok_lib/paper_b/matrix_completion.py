@@ -103,7 +103,7 @@ def train(config: MatrixCompletionConfig, progress: bool = True, callbacks=()) -
             break
         u -= lr * du
         v -= lr * dv
-    meta = {"model": "paper_b.matrix_completion", "seconds": round(time.perf_counter() - t0, 3),
+    meta = {"seconds": round(time.perf_counter() - t0, 3),
             "zero_test_mse": float(np.mean(x_star[test] ** 2)),
             "target_nuclear": float(np.linalg.svd(x_star, compute_uv=False).sum()),
             "n_observed": int(mask.sum()), "n_far": int(far.sum())}

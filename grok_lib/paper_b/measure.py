@@ -51,6 +51,11 @@ class Crossing:
     fraction: float  # t / (ln(alpha) / lambda)
 
 
+def crossing_step(crossing: Crossing | None) -> float:
+    """The step of a crossing; NaN where there is none (the metric never crosses)."""
+    return float(crossing.step) if crossing else math.nan
+
+
 def first_crossing(history: History, metric: str, threshold: float, above: bool = True,
                    after_step: int = 0) -> Crossing | None:
     """The first recorded step >= ``after_step`` with metric >= threshold (``above``) or <= threshold; None if never."""

@@ -1,6 +1,7 @@
 """What the MLP chapters' prose states (modular addition, the bridge to Part A), measured from the runs and
 glued into the pages (:func:`grok_lib.display.glue`), never typed: one ``*_reading`` function per page part,
-each a dict of Markdown snippets read off the tables of :mod:`grok_lib.paper_b.mlp_figures`.
+each a dict of Markdown snippets read off the tables of :mod:`grok_lib.paper_b.mlp_numbers`. Modular addition's
+take the notebook's histories as named groups (``run.groups``), the bridge's its list of histories.
 """
 
 from __future__ import annotations
@@ -10,9 +11,10 @@ import math
 from typing import Sequence
 
 from ..history import History
-from . import measure, selection
-from .figures import _step
-from .mlp_figures import bridge_fit_table, bridge_table, modadd_fit_table, modadd_shift_table, modadd_table
+from . import checks_mlp, measure, selection
+from .measure import crossing_step
+from .mlp_numbers import bridge_fit_table, bridge_table, modadd_fit_table, modadd_shift_table, modadd_table
+from .selection import Groups
 
 
 # --- what the MLP chapters' prose states (glued into the pages: measured, never typed) ----------------------
@@ -34,18 +36,18 @@ def _order_phrase(values: Sequence[float], rising: str, falling: str, neither: s
     return neither
 
 
-def modadd_reading(histories: Sequence[History]) -> dict[str, str]:
+def modadd_reading(groups: Groups) -> dict[str, str]:
     """The numbers and orderings the modular-addition page states about its figure (the first seed's runs), and
     the spread over seeds, as Markdown for :func:`grok_lib.display.glue`."""
-    alpha_sweep, lambda_sweep = selection.split_modadd(histories)
-    rows = {(r["alpha"], r["lambda"]): r for r in modadd_table(histories)}
+    alpha_sweep, lambda_sweep = selection.seed_sweeps(groups)
+    rows = {(r["alpha"], r["lambda"]): r for r in modadd_table(groups)}
     a_rows = [rows[(h.cfg.alpha, h.cfg.weight_decay)] for h in alpha_sweep]
     l_rows = [rows[(h.cfg.alpha, h.cfg.weight_decay)] for h in lambda_sweep]
-    fit_a, fit_l = modadd_fit_table(histories)
-    shifts = modadd_shift_table(histories)
+    fit_a, fit_l = modadd_fit_table(groups)
+    shifts = modadd_shift_table(groups)
     fits = [r["train acc 1 at"] for r in rows.values()]
     fracs = [r["end frac"] for r in rows.values() if r["end frac"] != "n/a"]  # none without an alpha > 1
-    seeds = selection.seeds([h for h in histories if h.meta.get("model") == "paper_b.modadd"])
+    seeds = selection.seeds(groups["alpha"])
     return {
         "ma_first": _shown(min(r["start step"] for r in rows.values())),
         "ma_last": _shown(max(r["end step"] for r in rows.values())),
@@ -85,7 +87,7 @@ def bridge_reading(histories: Sequence[History]) -> dict[str, str]:
     lo, hi = lams[0], lams[-1]
     ratio = [a["grok delay"] / b["grok delay"] if b["grok delay"] else math.nan
              for a, b in zip(by_lam[lo][1:], by_lam[hi][1:])]
-    seeds = selection.seeds([h for h in histories if h.meta.get("model") == "paper_b.init_scale"])
+    seeds = selection.seeds(selection.init_scale_runs(histories))
     tables = {s: bridge_table(histories, s) for s in seeds}
     finite = lambda c, i: [t[i][c] for t in tables.values() if math.isfinite(t[i][c])]  # noqa: E731 (never: NaN)
     spread = {c: max((max(v) - min(v) for i in range(len(rows)) if (v := finite(c, i))), default=math.nan)
@@ -113,20 +115,16 @@ def bridge_reading(histories: Sequence[History]) -> dict[str, str]:
     return out
 
 
-def modadd_claim_reading(histories: Sequence[History], clock_runs: Sequence[History]) -> dict[str, str]:
+def modadd_claim_reading(groups: Groups, clock_runs: Sequence[History]) -> dict[str, str]:
     """What the modular-addition page states about B.modadd.alpha_order and B.modadd.clock, judged over seeds as the
     claims are (``clock_runs``: the claim-only alphas), as Markdown for :func:`grok_lib.display.glue`."""
-    from . import checks
-
-    seeds = selection.seeds([h for h in histories if h.meta.get("model") == "paper_b.modadd"])
-    sweeps = [selection.split_modadd(histories, s) for s in seeds]
+    seeds = selection.seeds(groups["alpha"])
+    sweeps = [selection.seed_sweeps(groups, s) for s in seeds]
     alphas = [h.cfg.alpha for h in sweeps[0][0]]
-    steps = [[_step(measure.accuracy_transition(h).end) for h in a] for a, _ in sweeps]
-    orders = checks.pair_orders(steps)
-    clock_sweeps = [selection.unique([*a, *(h for h in clock_runs if h.cfg.data_seed == s
-                                           and h.cfg.weight_decay == a[0].cfg.weight_decay)])
-                    for s, (a, _) in zip(seeds, sweeps)]
-    slopes = [measure.try_fit(checks.clock_slopes, c, l) for c, (_, l) in zip(clock_sweeps, sweeps)]
+    steps = [[crossing_step(measure.accuracy_transition(h).end) for h in a] for a, _ in sweeps]
+    orders = checks_mlp.pair_orders(steps)
+    clock_sweeps = [selection.with_clock_runs(a, clock_runs) for a, _ in sweeps]
+    slopes = [measure.try_fit(checks_mlp.clock_slopes, c, l) for c, (_, l) in zip(clock_sweeps, sweeps)]
     by_alpha, by_lambda = ([s[i] if s else math.nan for s in slopes] for i in (0, 1))
     # the offset-free shift between consecutive alphas > 1, per seed, as a share of ln(a2 / a1) / lambda
     shifts = []
@@ -138,7 +136,7 @@ def modadd_claim_reading(histories: Sequence[History], clock_runs: Sequence[Hist
         shifts.append(f"{a1:g} to {a2:g}: " + ", ".join(_shown(x, ".2f") for x in per_seed)
                       + f" (mean {_shown(measure.mean_se(per_seed)[0], '.2f')})")
     extra = sorted({h.cfg.alpha for h in clock_runs})
-    extra_steps = "; ".join(f"α = {a:g}: " + " / ".join(_shown(_step(measure.accuracy_transition(h).end))
+    extra_steps = "; ".join(f"α = {a:g}: " + " / ".join(_shown(crossing_step(measure.accuracy_transition(h).end))
                                                          for h in clock_runs if h.cfg.alpha == a) for a in extra)
 
     def mean_pm(values):

@@ -1,14 +1,18 @@
-"""Picking a Part B notebook's runs out of its histories (in the order its setup call planned them,
-:mod:`grok_lib.paper_b.setup`): the sparse runs and their alpha and lambda sweeps, the run a figure
-focuses on, the misgrokking, matrix-completion, modular-addition and bridge runs."""
+"""Picking a Part B notebook's runs out of its histories: the sweeps out of its named groups (``"alpha"``,
+``"weight_decay"``, ``"misgrokking"``; see :mod:`grok_lib.paper_b.chapter_runs`), read by name, never by the values a
+run happens to have; the run a figure focuses on, one seed's sweeps, the matrix-completion and bridge runs."""
 
 from __future__ import annotations
 
 import math
-from typing import Sequence
+from typing import Mapping, Sequence
 
 from ..history import History
-from .config import MatrixCompletionConfig, MisgrokkingConfig, SparseConfig
+from .bridge import InitScaleConfig
+from .config import MatrixCompletionConfig
+
+#: A notebook's histories as named groups (``run.groups``; a figure's numbers get them in this shape).
+Groups = Mapping[str, Sequence[History]]
 
 
 def unique(histories: Sequence[History]) -> list[History]:
@@ -22,33 +26,32 @@ def unique(histories: Sequence[History]) -> list[History]:
     return out
 
 
-def halves(runs: list[History]) -> tuple[list[History], list[History]]:
-    """(alpha sweep: runs at the first run's lambda, by alpha; lambda sweep: runs at the last run's alpha, by lambda)."""
-    lam, alpha = runs[0].cfg.weight_decay, runs[-1].cfg.alpha
-    alpha_sweep = sorted((h for h in runs if h.cfg.weight_decay == lam), key=lambda h: h.cfg.alpha)
-    lambda_sweep = sorted((h for h in runs if h.cfg.alpha == alpha), key=lambda h: h.cfg.weight_decay)
-    return alpha_sweep, lambda_sweep
+def sweep_runs(groups: Groups) -> list[History]:
+    """The runs of both sweeps, once each: the alpha sweep's, then the lambda sweep's it does not hold."""
+    return unique([*groups["alpha"], *groups["weight_decay"]])
 
 
-def sparse_runs(histories: Sequence[History]) -> list[History]:
-    """The sparse-classification runs (in order, once each)."""
-    return [h for h in unique(histories) if type(h.cfg) is SparseConfig]
+def by_alpha(histories: Sequence[History]) -> list[History]:
+    """``histories`` sorted by alpha (runs with the same alpha keep their order)."""
+    return sorted(histories, key=lambda h: h.cfg.alpha)
 
 
-def split_sparse(histories: Sequence[History]) -> tuple[list[History], list[History]]:
-    """(the alpha sweep, the lambda sweep) of the sparse runs."""
-    return halves(sparse_runs(histories))
+def nearest_alpha(alphas: Sequence[float], alpha: float) -> int:
+    """The index of the value of ``alphas`` nearest ``alpha`` in ln(alpha) (the first, on a tie)."""
+    return min(range(len(alphas)), key=lambda i: abs(math.log(alphas[i] / alpha)))
 
 
-def focus_run(alpha_sweep: Sequence[History], lambda_sweep: Sequence[History]) -> History:
-    """The run both sweeps share (the profile's alpha and lambda: alpha = 128 in every profile but ci); where
-    a rerun's lists leave out the profile's alpha, the alpha sweep's run nearest to it (in ln alpha)."""
-    alpha = lambda_sweep[0].cfg.alpha
-    return min(alpha_sweep, key=lambda h: abs(math.log(h.cfg.alpha / alpha)))
+def focus_run(groups: Groups) -> History:
+    """The run both sweeps share: the alpha sweep's run at the lambda sweep's alpha (the profile's: alpha = 128 in
+    every profile but ci); where a rerun's lists leave that alpha out, the alpha sweep's run nearest to it (in
+    ln alpha)."""
+    alpha_sweep = groups["alpha"]
+    return alpha_sweep[nearest_alpha([h.cfg.alpha for h in alpha_sweep], groups["weight_decay"][0].cfg.alpha)]
 
 
-def misgrokking_run(histories: Sequence[History]) -> History:
-    return next(h for h in histories if isinstance(h.cfg, MisgrokkingConfig))
+def misgrokking_run(groups: Groups) -> History:
+    """The kernel-vs-rich chapter's one misgrokking run."""
+    return groups["misgrokking"][0]
 
 
 def matrix_completion_run(histories: Sequence[History]) -> History:
@@ -60,17 +63,30 @@ def seeds(histories: Sequence[History]) -> list[int]:
     return list(dict.fromkeys(h.cfg.data_seed for h in histories))
 
 
-def split_modadd(histories: Sequence[History], seed: int | None = None) -> tuple[list[History], list[History]]:
-    """(the alpha sweep, the lambda sweep) of the modular-addition runs of ``seed`` (None: the first
-    seed's, which the figure shows)."""
-    runs = [h for h in unique(histories) if h.meta.get("model") == "paper_b.modadd"]
-    seed = seeds(runs)[0] if seed is None else seed
-    return halves([h for h in runs if h.cfg.data_seed == seed])
+def seed_sweeps(groups: Groups, seed: int | None = None) -> tuple[list[History], list[History]]:
+    """(the alpha sweep, the lambda sweep) of ``seed`` (None: the first seed's, which the figures show): the runs of
+    the groups ``"alpha"`` and ``"weight_decay"`` at that data seed, in their order."""
+    seed = seeds(groups["alpha"])[0] if seed is None else seed
+    alpha_sweep, lambda_sweep = ([h for h in groups[name] if h.cfg.data_seed == seed]
+                                 for name in ("alpha", "weight_decay"))
+    return alpha_sweep, lambda_sweep
+
+
+def with_clock_runs(alpha_sweep: Sequence[History], clock_runs: Sequence[History]) -> list[History]:
+    """One seed's alpha sweep with the claim-only alphas of that seed (``clock_runs``: every seed's, planned at
+    each sweep's lambda by :func:`grok_lib.paper_b.chapter_runs.clock_alpha_configs`), once each."""
+    seed = alpha_sweep[0].cfg.data_seed
+    return unique([*alpha_sweep, *(h for h in clock_runs if h.cfg.data_seed == seed)])
+
+
+def init_scale_runs(histories: Sequence[History]) -> list[History]:
+    """The bridge's runs: Paper A's MLP from alpha times the standard init (in order, once each)."""
+    return [h for h in unique(histories) if type(h.cfg) is InitScaleConfig]
 
 
 def bridge_runs(histories: Sequence[History], seed: int | None = None) -> list[History]:
     """The bridge's runs of ``seed`` (None: the first seed's, which the figure shows), by lambda then alpha."""
-    runs = [h for h in unique(histories) if h.meta.get("model") == "paper_b.init_scale"]
+    runs = init_scale_runs(histories)
     seed = seeds(runs)[0] if seed is None else seed
     return sorted((h for h in runs if h.cfg.data_seed == seed),
                   key=lambda h: (h.cfg.weight_decay, h.cfg.alpha))

@@ -1,10 +1,12 @@
 """Synthetic Paper B histories with known transitions (no training)."""
 
 import math
+from dataclasses import replace
 
 import numpy as np
 
 from grok_lib.history import History
+from grok_lib.paper_b.config import ModAddConfig
 
 
 def classification(alpha=128.0, lam=0.02, lr=0.1, start=0.5, end=0.8, steps=4000, kernel_acc=0.55, seed=0):
@@ -64,5 +66,5 @@ def grokking_at(step, alpha=10.0, lam=0.002, lr=2.0, steps=4000, seed=0):
     """An MLP-like history whose test accuracy jumps from 0.5 to 1 at ``step`` (recorded every 10 steps)."""
     s = np.arange(0, steps + 1, 10)
     metrics = {"t": s * lr, "test_acc": np.where(s >= step, 1.0, 0.5), "train_acc": np.ones(s.size)}
-    config = {"alpha": alpha, "weight_decay": lam, "lr": lr, "steps": steps, "data_seed": seed}
-    return History(steps=s, metrics=metrics, config=config, meta={"model": "paper_b.modadd"})
+    config = replace(ModAddConfig(), alpha=alpha, weight_decay=lam, lr=lr, steps=steps, data_seed=seed)
+    return History(steps=s, metrics=metrics, config=config.to_dict(), config_type=ModAddConfig)

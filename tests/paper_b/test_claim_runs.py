@@ -1,8 +1,10 @@
 """Part B's claim-only runs: more data seeds and alphas that one claim reads, planned beside the notebooks' runs,
 trained up front with them, and never read by a figure (so no figure's numbers move)."""
 
+import math
+
 from grok_lib import chapters
-from grok_lib.paper_b import config, setup
+from grok_lib.paper_b import chapter_runs, config
 
 
 def _chapter(stem):
@@ -16,8 +18,8 @@ def _keys(configs):
 def test_claim_configs_are_the_focus_run_at_more_seeds_and_the_clock_alphas():
     sparse = _chapter("sparse_classification").runs("default")
     seeds = _chapter("sparse_classification").claim_runs(sparse)
-    focus = setup._focus_config(sparse)
-    assert (focus.alpha, focus.weight_decay) == (sparse[-1].alpha, sparse[0].weight_decay)
+    focus = chapter_runs._focus_config(sparse)
+    assert focus in sparse["alpha"] and focus in sparse["weight_decay"]  # the run both sweeps share
     assert [c.data_seed for c in seeds] == list(range(focus.data_seed + 1, focus.data_seed + config.FIG1A_DATA_SEEDS))
     assert all(c == focus.__class__(**{**focus.to_dict(), "data_seed": c.data_seed}) for c in seeds)
 
@@ -26,7 +28,7 @@ def test_claim_configs_are_the_focus_run_at_more_seeds_and_the_clock_alphas():
     n_seeds = len(config.seeds_of("modadd", "default"))
     assert len(extra) == n_seeds * len(config.CLOCK_ALPHAS)
     assert {c.alpha for c in extra} == set(config.CLOCK_ALPHAS)
-    assert {c.weight_decay for c in extra} == {modadd[0].weight_decay}  # the alpha sweep's lambda
+    assert {c.weight_decay for c in extra} == {modadd["alpha"][0].weight_decay}  # the alpha sweep's lambda
     assert _chapter("matrix_completion").claim_runs([]) == []
 
 
@@ -34,7 +36,7 @@ def test_claim_runs_are_trained_up_front_and_read_by_no_figure():
     book = _keys(chapters.book_configs("default", "paper_b"))
     figure_runs = set()
     for c in chapters.chapters("paper_b"):
-        figure_runs |= _keys(c.runs("default"))
+        figure_runs |= _keys(chapters.flat(c.runs("default")))
     with_claims = [c for c in chapters.chapters("paper_b") if c.claim_runs(c.runs("default"))]
     assert [c.stem for c in with_claims] == ["sparse_classification", "modular_addition"]
     for c in with_claims:
@@ -44,6 +46,27 @@ def test_claim_runs_are_trained_up_front_and_read_by_no_figure():
 
 
 def test_a_rerun_that_already_has_a_clock_alpha_gets_no_duplicate():
-    configs = setup.modadd_configs("ci", alphas=[1.0, 10.0, config.CLOCK_ALPHAS[0]])
+    configs = chapter_runs.modadd_configs("ci", alphas=[1.0, 10.0, config.CLOCK_ALPHAS[0]])
     extra = _chapter("modular_addition").claim_runs(configs)
     assert config.CLOCK_ALPHAS[0] not in {c.alpha for c in extra}
+
+
+def test_a_rerun_focuses_on_the_alpha_sweeps_run_nearest_the_lambda_sweeps_alpha():
+    groups = chapter_runs.sparse_configs("ci", alphas=[2.0, 64.0], weight_decays=[0.1])  # leaves the profile's alpha out
+    alpha = groups["weight_decay"][0].alpha
+    focus = chapter_runs._focus_config(groups)
+    assert focus in groups["alpha"] and focus not in groups["weight_decay"]
+    assert all(abs(math.log(focus.alpha / alpha)) <= abs(math.log(c.alpha / alpha)) for c in groups["alpha"])
+
+
+def test_the_sweeps_are_named_groups_in_the_order_of_their_values_and_seeds_outermost():
+    sparse = chapter_runs.sparse_configs("ci", alphas=[16.0, 4.0], weight_decays=[0.1, 0.05])
+    assert [c.alpha for c in sparse["alpha"]] == [4.0, 16.0]
+    assert [c.weight_decay for c in sparse["weight_decay"]] == [0.05, 0.1]
+    assert len({c.weight_decay for c in sparse["alpha"]}) == len({c.alpha for c in sparse["weight_decay"]}) == 1
+    kernel_rich = chapter_runs.kernel_rich_configs("ci")
+    assert list(kernel_rich) == ["alpha", "weight_decay", "misgrokking"] and len(kernel_rich["misgrokking"]) == 1
+    modadd = chapter_runs.modadd_configs("ci", alphas=[10.0, 1.0], seeds=[3, 1])
+    assert [(c.data_seed, c.alpha) for c in modadd["alpha"]] == [(3, 1.0), (3, 10.0), (1, 1.0), (1, 10.0)]
+    per_seed = len(modadd["weight_decay"]) // 2
+    assert [c.data_seed for c in modadd["weight_decay"]] == [3] * per_seed + [1] * per_seed

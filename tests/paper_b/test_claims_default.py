@@ -4,7 +4,7 @@ Paper A), so a change that moves a verdict fails CI; and the committed records a
 import pytest
 
 from grok_lib import chapters, claims, envelope_verdicts
-from grok_lib.paper_b import claims as claims_b, selection
+from grok_lib.paper_b import checks, claims as claims_b, selection
 from grok_lib.runs import run_all
 
 #: The verdicts the book records for the default profile (book/claims/paper_b/*.json, written by the notebooks;
@@ -14,21 +14,21 @@ RECORDED = {r["id"]: r["verdict"] for r in claims.load_records() if r["paper"] =
 
 @pytest.mark.train
 def test_default_profile_verdicts():
-    def histories(stem):
-        return run_all(chapters.chapter("paper_b", stem).runs("default"), progress=False)
+    def histories(stem):  # shaped as the chapter's runs: named groups, or a list
+        own = chapters.chapter("paper_b", stem).runs("default")
+        return chapters.shaped(own, run_all(chapters.flat(own), progress=False))
 
     def claim_runs(stem):  # the claim-only runs (more seeds and alphas), as the notebook reads them
         chapter = chapters.chapter("paper_b", stem)
         return run_all(chapter.claim_runs(chapter.runs("default")), progress=False)
 
-    sparse, kr = histories("sparse_classification"), histories("kernel_vs_rich")
-    alpha_sweep, lambda_sweep = selection.split_sparse(sparse)
-    focus_at_seeds = [selection.focus_run(alpha_sweep, lambda_sweep), *claim_runs("sparse_classification")]
-    results = (claims_b.evaluate_sparse(alpha_sweep, lambda_sweep, focus_at_seeds)
-               + claims_b.evaluate_regimes(selection.sparse_runs(kr), selection.misgrokking_run(kr))
-               + claims_b.evaluate_matrix_completion(selection.matrix_completion_run(histories("matrix_completion")))
-               + claims_b.evaluate_modadd(histories("modular_addition"), claim_runs("modular_addition"))
-               + claims_b.evaluate_bridge(histories("init_scale_adamw")))
+    sparse = histories("sparse_classification")
+    focus_at_seeds = [selection.focus_run(sparse), *claim_runs("sparse_classification")]
+    results = (checks.evaluate_sparse(sparse, focus_at_seeds)
+               + checks.evaluate_regimes(histories("kernel_vs_rich"))
+               + checks.evaluate_matrix_completion(selection.matrix_completion_run(histories("matrix_completion")))
+               + checks.evaluate_modadd(histories("modular_addition"), claim_runs("modular_addition"))
+               + checks.evaluate_bridge(histories("init_scale_adamw")))
     # as the book records them: a verdict holds only where every measured arithmetic gives it
     got = {r.claim.id: r.verdict for r in envelope_verdicts.across_arithmetic(results)}
     compared = envelope_verdicts.measured_here(RECORDED)  # in other arithmetic: the claims measured there as graded now

@@ -56,7 +56,7 @@ def bridge_runs():
 
 
 def delay_rows(runs):
-    """The rows mlp_figures.bridge_delay_rows gives: delays past the alpha = 1 run's steps, read off the histories."""
+    """The rows mlp_numbers.bridge_delay_rows gives: delays past the alpha = 1 run's steps, read off the histories."""
     rows = []
     for h in runs:
         fit = next(int(s) for s, a in zip(h.steps, h["train_acc"]) if a >= 0.99)

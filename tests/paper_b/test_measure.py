@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from grok_lib.paper_b import measure as M
+from grok_lib.paper_b import selection
 
 from .synthetic import classification, crossing, regression
 
@@ -87,3 +88,12 @@ def test_norm_deviation_and_clock_windows():
     assert M.norm_deviation(h) == pytest.approx(0.03)
     assert M.value_in_clock(h, "test_acc", 0.0, 0.3) == pytest.approx(0.55)
     assert math.isnan(M.value_in_clock(h, "test_acc", 50, 60))
+
+
+def test_crossing_step_and_runs_by_alpha():
+    h = classification(alpha=math.e**2, lam=0.01, lr=0.1, start=0.4, end=0.8)
+    tr = M.accuracy_transition(h)
+    assert M.crossing_step(tr.end) == float(tr.end.step)
+    assert math.isnan(M.crossing_step(M.first_crossing(h, "test_acc", 1.5)))  # never crosses
+    runs = [classification(alpha=a, seed=s) for a, s in ((64.0, 0), (8.0, 1), (64.0, 2), (512.0, 3))]
+    assert [(h.cfg.alpha, h.cfg.data_seed) for h in selection.by_alpha(runs)] == [(8, 1), (64, 0), (64, 2), (512, 3)]

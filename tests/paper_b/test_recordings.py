@@ -92,17 +92,17 @@ def test_the_group_trainers_hand_callbacks_on_and_retrain_prefix_stops():
 
 
 def test_the_paper_scale_tables_and_verdicts_read_ci_runs():
-    from grok_lib.paper_b import claims, figures
+    from grok_lib.paper_b import checks, key_numbers
 
     runs = [replace(config.PROFILES["ci"]["misgrokking"], data_seed=s) for s in (0, 1)]
     mis = stamped([diagonal.train(c, progress=False) for c in runs], runs)  # typed, as the store gives them
-    rows = figures.misgrokking_seeds_table(mis)
+    rows = key_numbers.misgrokking_seeds_table(mis)
     assert [r["data seed"] for r in rows] == [0, 1]
-    assert all(f"clock <= {level:g}" in r for r in rows for level in figures.MISGROK_FALL_LEVELS)
-    (result,) = claims.evaluate_misgrokking(mis)
+    assert all(f"clock <= {level:g}" in r for r in rows for level in key_numbers.MISGROK_FALL_LEVELS)
+    (result,) = checks.evaluate_misgrokking(mis)
     assert result.claim.id == "B.misgrokking" and "seed 0" in result.measured and "seed 1" in result.measured
     mc_config = config.PROFILES["ci"]["matrix_completion"]
     (mc,) = stamped([matrix_completion.train(mc_config, progress=False)], [mc_config])
-    both = figures.matrix_completion_compare(mc, mc)
+    both = key_numbers.matrix_completion_compare(mc, mc)
     assert [r["reading"] for r in both][:3] == ["lambda", "step size", "steps"]
     assert all(r["this page's run"] == r["paper's settings"] or r["this page's run"] != r["this page's run"] for r in both)

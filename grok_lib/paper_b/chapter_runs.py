@@ -6,29 +6,37 @@ see :func:`grok_lib.notebook.parameters`); ``output_path`` is the output noteboo
 with other than the committed settings writes its figures and claims (see
 :func:`grok_lib.notebook.start`). None means: the profile's value.
 
-Order of the configs (the figure functions rely on it, see :mod:`grok_lib.paper_b.figures` and
-:mod:`grok_lib.paper_b.mlp_figures`):
-a sweep's alpha runs come first (all at the base lambda), its lambda runs last (all at the
-base alpha); the MLP chapters repeat this per seed (seeds outermost).
+The chapters with sweeps plan their runs as named groups (:data:`grok_lib.chapters.Runs`), which the notebook
+reads as ``run.groups`` and a figure's numbers receive in the same shape: ``"alpha"`` (the alpha sweep, at the
+profile's lambda) and ``"weight_decay"`` (the lambda sweep, at the profile's alpha), each in the order of its
+values (the run they share is trained once); the MLP chapter's groups hold every seed's sweep (seeds outermost),
+and the kernel-vs-rich chapter's add ``"misgrokking"``. Matrix completion (one run) and the bridge (one grid)
+plan lists.
 """
 
 from __future__ import annotations
 
-import math
 from dataclasses import replace
-from typing import Sequence
+from operator import attrgetter
 
 from .. import recorded as recorded_runs
 from ..chapters import with_claim_runs
 from ..config import spelled_as
 from ..history import History
 from ..notebook import Run, start
-from . import bridge, config
+from . import bridge, config, selection
 
 
-def sparse_configs(profile, alphas=None, weight_decays=None, horizon=None, **overrides) -> list:
-    return (config.sweep("sparse", profile, "alpha", alphas, horizon, **overrides)
-            + config.sweep("sparse", profile, "weight_decay", weight_decays, horizon, **overrides))
+def _sweep(experiment: str, profile, axis: str, values=None, horizon=None, **overrides) -> list:
+    """One sweep of ``experiment`` along ``axis`` (:func:`config.sweep`), in the order of its values."""
+    return sorted(config.sweep(experiment, profile, axis, values, horizon, **overrides), key=attrgetter(axis))
+
+
+def sparse_configs(profile, alphas=None, weight_decays=None, horizon=None, **overrides) -> dict[str, list]:
+    """The sparse chapter's runs: the groups ``alpha`` (at the profile's lambda) and ``weight_decay`` (at the
+    profile's alpha)."""
+    return {"alpha": _sweep("sparse", profile, "alpha", alphas, horizon, **overrides),
+            "weight_decay": _sweep("sparse", profile, "weight_decay", weight_decays, horizon, **overrides)}
 
 
 def _single_config(experiment: str, profile, alpha=None, horizon=None, **overrides):
@@ -52,12 +60,13 @@ def _matrix_completion_config(profile, alpha=None, horizon=None, **overrides):
     return _single_config("matrix_completion", profile, alpha, horizon, **overrides)
 
 
-def modadd_configs(profile, alphas=None, weight_decays=None, seeds=None, **overrides) -> list:
-    """Per seed (outermost; split and init move together): the alpha sweep, then the lambda sweep."""
-    return [c for s in config.seeds_of("modadd", profile, seeds)  # seeds_of checks the list as "seeds"
-            for c in (config.sweep("modadd", profile, "alpha", alphas, data_seed=s, init_seed=s, **overrides)
-                      + config.sweep("modadd", profile, "weight_decay", weight_decays, data_seed=s, init_seed=s,
-                                     **overrides))]
+def modadd_configs(profile, alphas=None, weight_decays=None, seeds=None, **overrides) -> dict[str, list]:
+    """The groups ``alpha`` and ``weight_decay``, each holding every seed's sweep (seeds outermost; split and init
+    move together)."""
+    per_seed = [{axis: _sweep("modadd", profile, axis, values, data_seed=s, init_seed=s, **overrides)
+                 for axis, values in (("alpha", alphas), ("weight_decay", weight_decays))}
+                for s in config.seeds_of("modadd", profile, seeds)]  # seeds_of checks the list as "seeds"
+    return {axis: [c for sweeps in per_seed for c in sweeps[axis]] for axis in ("alpha", "weight_decay")}
 
 
 def sparse(profile: str = "default", alphas=None, weight_decays=None, d=None, n_train=None, k=None, lr=None,
@@ -76,16 +85,16 @@ def kernel_rich(profile: str = "default", alphas=None, weight_decays=None, gamma
                 misgrokking_n_train=None, *, output_path=None) -> Run:
     """The sparse sweeps (as :func:`sparse`) and the misgrokking run, with the margin classifiers of their data."""
     mis = {"gamma": gamma, "n_train": misgrokking_n_train}
-    configs = sparse_configs(profile, alphas, weight_decays) + [_misgrokking_config(profile, misgrokking_alpha,
-                                                                                     **mis)]
+    configs = {**sparse_configs(profile, alphas, weight_decays),
+               "misgrokking": [_misgrokking_config(profile, misgrokking_alpha, **mis)]}
     parameters = {"profile": profile, "alphas": alphas, "weight_decays": weight_decays, "gamma": gamma,
                   "misgrokking_alpha": misgrokking_alpha, "misgrokking_n_train": misgrokking_n_train}
     return start(profile, parameters, configs, kernel_rich_configs("default"), output_path)
 
 
-def kernel_rich_configs(profile) -> list:
-    """The kernel-vs-rich chapter's runs at a profile: the sparse sweeps, then the misgrokking run."""
-    return sparse_configs(profile) + [_misgrokking_config(profile)]
+def kernel_rich_configs(profile) -> dict[str, list]:
+    """The kernel-vs-rich chapter's runs at a profile: the sparse sweeps' groups and ``misgrokking`` (its one run)."""
+    return {**sparse_configs(profile), "misgrokking": [_misgrokking_config(profile)]}
 
 
 def matrix_completion_configs(profile) -> list:
@@ -105,7 +114,7 @@ def matrix_completion(profile: str = "default", alpha=None, weight_decay=None, l
 
 def modadd(profile: str = "default", alphas=None, weight_decays=None, seeds=None, p=None, train_frac=None, width=None,
            lr=None, steps=None, device=None, *, output_path=None) -> Run:
-    """Paper B's two-layer net on modular addition: per seed, the alpha sweep, then the lambda sweep (fixed steps)."""
+    """Paper B's two-layer net on modular addition: per seed, the alpha sweep and the lambda sweep (fixed steps)."""
     overrides = {"p": p, "train_frac": train_frac, "width": width, "lr": lr, "steps": steps, "device": device}
     configs = modadd_configs(profile, alphas, weight_decays, seeds, **overrides)
     parameters = {"profile": profile, "alphas": alphas, "weight_decays": weight_decays, "seeds": seeds, **overrides}
@@ -123,28 +132,25 @@ def init_scale(profile: str = "default", alphas=None, weight_decays=None, seeds=
 
 
 # --- claim-only runs: more seeds and alphas that one claim reads, never a figure --------------------------------
-def _focus_config(configs: Sequence):
-    """The sparse run both sweeps share (the alpha sweep's lambda, the lambda sweep's alpha), as
-    :func:`selection.focus_run` picks it from histories: where a rerun leaves it out, the alpha sweep's run
-    nearest in ln(alpha)."""
-    sparse = [c for c in configs if type(c) is config.SparseConfig]
-    lam, alpha = sparse[0].weight_decay, sparse[-1].alpha
-    return min((c for c in sparse if c.weight_decay == lam), key=lambda c: abs(math.log(c.alpha / alpha)))
+def _focus_config(groups: dict[str, list]):
+    """The sparse run both sweeps share, as :func:`selection.focus_run` picks it from histories: the alpha sweep's run
+    at the lambda sweep's alpha (where a rerun leaves it out, the one nearest in ln(alpha))."""
+    alpha_sweep = groups["alpha"]
+    return alpha_sweep[selection.nearest_alpha([c.alpha for c in alpha_sweep], groups["weight_decay"][0].alpha)]
 
 
-def fig1a_seed_configs(configs: Sequence) -> list:
+def fig1a_seed_configs(groups: dict[str, list]) -> list:
     """B.fig1a.fractions: the focus run at the next data seeds (its own seed's run is the notebook's)."""
-    focus = _focus_config(configs)
+    focus = _focus_config(groups)
     return [replace(focus, data_seed=focus.data_seed + i) for i in range(1, config.FIG1A_DATA_SEEDS)]
 
 
-def clock_alpha_configs(configs: Sequence) -> list:
-    """B.modadd.clock: every seed's alpha sweep (the runs at the first run's lambda) at the alphas of
+def clock_alpha_configs(groups: dict[str, list]) -> list:
+    """B.modadd.clock: every seed's alpha sweep (group ``alpha``, one seed at a time) at the alphas of
     config.CLOCK_ALPHAS it does not have."""
-    modadd = [c for c in configs if type(c) is config.ModAddConfig]
     out = []
-    for seed in dict.fromkeys(c.data_seed for c in modadd):
-        sweep = [c for c in modadd if c.data_seed == seed and c.weight_decay == modadd[0].weight_decay]
+    for seed in dict.fromkeys(c.data_seed for c in groups["alpha"]):
+        sweep = [c for c in groups["alpha"] if c.data_seed == seed]
         have = {c.alpha for c in sweep}
         out += [replace(sweep[0], alpha=float(a)) for a in config.CLOCK_ALPHAS if float(a) not in have]
     return out

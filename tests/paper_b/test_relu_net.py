@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 import torch
 
-from grok_lib.paper_b import modadd as MA
+from grok_lib.paper_b import relu_net as MA
 from grok_lib.paper_b.config import ModAddConfig, profile_config
 
 

@@ -95,7 +95,7 @@ def train(config: ModAddConfig, progress: bool = True) -> History:
         with torch.no_grad():
             for w, g in zip(params.values(), grads):
                 w.sub_(lr * (g + lam * w))  # torch SGD with weight_decay, no momentum
-    meta = {"model": "paper_b.modadd", "device": device, "seconds": round(time.perf_counter() - t0, 3),
+    meta = {"device": device, "seconds": round(time.perf_counter() - t0, 3),
             "n_train": int(len(train_rows)), "n_test": int(len(test_rows))}
     return History(steps=schedule, metrics={k: np.asarray(val, dtype=np.float64) for k, val in rows.items()},
                    config=config.to_dict(), meta=meta)

@@ -1,6 +1,8 @@
 """The key numbers of the MLP chapters' figures (Paper B's two-layer net on modular addition, the bridge to
-Part A), computed once: as in :mod:`grok_lib.paper_b.figures`, ``<figure>_table(...)`` rows the notebook prints
-and a regression reduction ``<figure>_numbers(histories)`` per figure, and the tables at every seed.
+Part A), computed once: as in :mod:`grok_lib.paper_b.key_numbers`, ``<figure>_table(...)`` rows the notebook prints
+and a regression reduction ``<figure>_numbers(runs)`` per figure, and the tables at every seed. Modular
+addition's take the notebook's histories as named groups (``run.groups``: ``"alpha"`` and ``"weight_decay"``, every
+seed's sweep; see :mod:`grok_lib.paper_b.chapter_runs`), the bridge's its list of histories.
 """
 
 from __future__ import annotations
@@ -12,7 +14,9 @@ from ..figure_numbers import none_if_nan
 from ..history import History
 from ..tables import format_value
 from . import measure, selection
-from .figures import _attr, _r, _step, _tag, at_steps
+from .key_numbers import at_steps, fit_attr, rounded, run_tag
+from .measure import crossing_step
+from .selection import Groups
 from .thresholds import BRIDGE_ACC
 
 #: The bridge's train fit: first recorded step with train accuracy >= this.
@@ -23,66 +27,71 @@ FIT_ACC = 0.99
 MODADD_STEPS = (0, 500, 1000, 1500, 2000, 3000)
 
 
-def modadd_table(histories: Sequence[History], seed: int | None = None) -> list[dict]:
+def modadd_table(groups: Groups, seed: int | None = None) -> list[dict]:
     """Per run of both sweeps (of ``seed``; None: the first): the transition steps and times, ln(alpha) / lambda,
     the end on the clock."""
-    alpha_sweep, lambda_sweep = selection.split_modadd(histories, seed)
+    alpha_sweep, lambda_sweep = selection.seed_sweeps(groups, seed)
     rows = []
     for h in selection.unique([*alpha_sweep, *lambda_sweep]):
         tr = measure.accuracy_transition(h)
         unit = measure.clock_unit(h.cfg)
         rows.append({"alpha": h.cfg.alpha, "lambda": h.cfg.weight_decay,
-                     "train acc 1 at": _step(measure.first_crossing(h, "train_acc", 1.0)),
-                     "start step": _step(tr.start), "end step": _step(tr.end),
-                     "end t": _r(tr.end.t, 1) if tr.end else math.nan,
-                     "ln(a)/l (t)": _r(unit, 0) if math.isfinite(unit) else "n/a",
-                     "end frac": _r(tr.fractions[1]) if math.isfinite(unit) else "n/a",
-                     "final test acc": _r(h.final("test_acc"))})
+                     "train acc 1 at": crossing_step(measure.first_crossing(h, "train_acc", 1.0)),
+                     "start step": crossing_step(tr.start), "end step": crossing_step(tr.end),
+                     "end t": rounded(tr.end.t, 1) if tr.end else math.nan,
+                     "ln(a)/l (t)": rounded(unit, 0) if math.isfinite(unit) else "n/a",
+                     "end frac": rounded(tr.fractions[1]) if math.isfinite(unit) else "n/a",
+                     "final test acc": rounded(h.final("test_acc"))})
     return rows
 
 
-def modadd_shift_table(histories: Sequence[History]) -> list[dict]:
+def modadd_shift_table(groups: Groups) -> list[dict]:
     """Between consecutive alphas of the alpha sweep: the shift of the end time t against the clock's
-    prediction ln(alpha2 / alpha1) / lambda (the offset-free reading of the ln(alpha) law)."""
-    alpha_sweep, _ = selection.split_modadd(histories)
+    prediction ln(alpha2 / alpha1) / lambda (the offset-free reading of the ln(alpha) law), at the first seed."""
+    alpha_sweep, _ = selection.seed_sweeps(groups)
     times = measure.transition_times(alpha_sweep)
     rows = []
     for (h1, t1), (h2, t2) in zip(zip(alpha_sweep, times), list(zip(alpha_sweep, times))[1:]):
         a1, a2, lam = float(h1.cfg.alpha), float(h2.cfg.alpha), float(h1.cfg.weight_decay)
         pred = math.log(a2 / a1) / lam
-        rows.append({"alpha": f"{a1:g} -> {a2:g}", "shift of end t": _r(t2 - t1, 1),
-                     "ln(a2/a1)/lambda": _r(pred, 0), "ratio": _r((t2 - t1) / pred)})
+        rows.append({"alpha": f"{a1:g} -> {a2:g}", "shift of end t": rounded(t2 - t1, 1),
+                     "ln(a2/a1)/lambda": rounded(pred, 0), "ratio": rounded((t2 - t1) / pred)})
     return rows
 
 
-def modadd_fit_table(histories: Sequence[History]) -> list[dict]:
-    """The end time t against ln(alpha) and against 1 / lambda: fitted slope, its theory value, R^2."""
-    alpha_sweep, lambda_sweep = selection.split_modadd(histories)
+def modadd_fit_table(groups: Groups) -> list[dict]:
+    """The end time t against ln(alpha) and against 1 / lambda (the first seed's sweeps): fitted slope, its theory
+    value, R^2."""
+    alpha_sweep, lambda_sweep = selection.seed_sweeps(groups)
     lam, alpha = float(alpha_sweep[0].cfg.weight_decay), float(lambda_sweep[0].cfg.alpha)
     fa, fl = measure.try_fit(measure.fit_vs_log_alpha, alpha_sweep), measure.try_fit(measure.fit_vs_inverse_lambda, lambda_sweep)
     log_a = math.log(alpha) if alpha > 1 else math.nan
-    return [{"fit": f"t vs ln(a) at lambda {lam:g}", "slope": _r(_attr(fa, "slope"), 1),
-             "+-": _r(_attr(fa, "slope_se"), 1), "theory slope": _r(1 / lam, 1), "ratio": _r(_attr(fa, "slope", lam)),
-             "R^2": _r(_attr(fa, "r2")), "runs": fa.n if fa else 0},
-            {"fit": f"t vs 1/lambda at alpha {alpha:g}", "slope": _r(_attr(fl, "slope"), 3),
-             "+-": _r(_attr(fl, "slope_se"), 3), "theory slope": _r(log_a, 3), "ratio": _r(_attr(fl, "slope") / log_a),
-             "R^2": _r(_attr(fl, "r2")), "runs": fl.n if fl else 0}]
+    return [{"fit": f"t vs ln(a) at lambda {lam:g}", "slope": rounded(fit_attr(fa, "slope"), 1),
+             "+-": rounded(fit_attr(fa, "slope_se"), 1), "theory slope": rounded(1 / lam, 1),
+             "ratio": rounded(fit_attr(fa, "slope", lam)),
+             "R^2": rounded(fit_attr(fa, "r2")), "runs": fa.n if fa else 0},
+            {"fit": f"t vs 1/lambda at alpha {alpha:g}", "slope": rounded(fit_attr(fl, "slope"), 3),
+             "+-": rounded(fit_attr(fl, "slope_se"), 3), "theory slope": rounded(log_a, 3),
+             "ratio": rounded(fit_attr(fl, "slope") / log_a),
+             "R^2": rounded(fit_attr(fl, "r2")), "runs": fl.n if fl else 0}]
 
 
-def modadd_sweeps_numbers(histories: Sequence[History]) -> dict:
-    """Modular addition: accuracies and losses at fixed steps, and the transition steps, per run."""
+def modadd_sweeps_numbers(groups: Groups) -> dict:
+    """Modular addition: accuracies and losses at fixed steps, and the transition steps, per run of the first seed."""
+    alpha_sweep, lambda_sweep = selection.seed_sweeps(groups)
     values = {}
-    for h in selection.unique([*selection.split_modadd(histories)[0], *selection.split_modadd(histories)[1]]):
+    for h in selection.unique([*alpha_sweep, *lambda_sweep]):
         values |= at_steps(h, ("train_acc", "test_acc", "test_loss", "norm"), MODADD_STEPS)
         tr = measure.accuracy_transition(h)
-        values[f"{_tag(h)}/T_start"], values[f"{_tag(h)}/T_end"] = none_if_nan(_step(tr.start)), none_if_nan(_step(tr.end))
+        values[f"{run_tag(h)}/T_start"], values[f"{run_tag(h)}/T_end"] = (none_if_nan(crossing_step(tr.start)),
+                                                                          none_if_nan(crossing_step(tr.end)))
     return values
 
 
-def modadd_fits_numbers(histories: Sequence[History]) -> dict:
+def modadd_fits_numbers(groups: Groups) -> dict:
     """Modular addition: the two fits."""
     values = {}
-    for row in modadd_fit_table(histories):
+    for row in modadd_fit_table(groups):
         for k in ("slope", "ratio", "R^2"):
             values[f"{row['fit']}/{k}"] = none_if_nan(row[k])
     return values
@@ -105,10 +114,10 @@ def bridge_table(histories: Sequence[History], seed: int | None = None) -> list[
         g, f = delays[key], fits[key]
         rows.append({"lambda": key[1], "alpha": key[0], "fit step": f.step, "grok step": g.step,
                      "fit delay": f.delay, "grok delay": g.delay,
-                     "ln(a)/(l lr)": _r(g.predicted, 0),
-                     "4 ln(a)/(1-b2)": _r(4 * math.log(key[0]) / (1 - float(h.cfg.beta2)), 0),
-                     "grok delay / ln(a)/(l lr)": _r(g.delay / g.predicted, 2) if key[0] > 1 else "n/a",
-                     "final test acc": _r(h.final("test_acc"))})
+                     "ln(a)/(l lr)": rounded(g.predicted, 0),
+                     "4 ln(a)/(1-b2)": rounded(4 * math.log(key[0]) / (1 - float(h.cfg.beta2)), 0),
+                     "grok delay / ln(a)/(l lr)": rounded(g.delay / g.predicted, 2) if key[0] > 1 else "n/a",
+                     "final test acc": rounded(h.final("test_acc"))})
     return rows
 
 
@@ -126,15 +135,15 @@ def seeds_table(tables: dict, keys: Sequence[str], columns: Sequence[str]) -> li
 
 def bridge_seeds_table(histories: Sequence[History]) -> list[dict]:
     """The bridge's train-fit and grokking steps and delays at every seed."""
-    seeds = selection.seeds([h for h in histories if h.meta.get("model") == "paper_b.init_scale"])
+    seeds = selection.seeds(selection.init_scale_runs(histories))
     return seeds_table({s: bridge_table(histories, s) for s in seeds}, ("lambda", "alpha"),
                        ("fit step", "grok step", "grok delay"))
 
 
-def modadd_seeds_table(histories: Sequence[History]) -> list[dict]:
+def modadd_seeds_table(groups: Groups) -> list[dict]:
     """Modular addition's transition end steps and end times at every seed."""
-    seeds = selection.seeds([h for h in histories if h.meta.get("model") == "paper_b.modadd"])
-    return seeds_table({s: modadd_table(histories, s) for s in seeds}, ("alpha", "lambda"),
+    seeds = selection.seeds(groups["alpha"])
+    return seeds_table({s: modadd_table(groups, s) for s in seeds}, ("alpha", "lambda"),
                        ("end step", "end t", "final test acc"))
 
 
@@ -160,9 +169,9 @@ def bridge_fit_table(histories: Sequence[History]) -> list[dict]:
         for name, ds in (("grok", groks), ("fit", fits)):
             mine = [d for d in ds if d.weight_decay == lam]
             memory = [4 * math.log(d.alpha) / (1 - beta2[(d.alpha, lam)]) for d in mine]
-            row[f"{name} / ln(a)/(l lr)"] = _r(measure.slope_through_origin([d.predicted for d in mine],
+            row[f"{name} / ln(a)/(l lr)"] = rounded(measure.slope_through_origin([d.predicted for d in mine],
                                                                              [d.delay for d in mine]), 2)
-            row[f"{name} / 4 ln(a)/(1-b2)"] = _r(measure.slope_through_origin(memory, [d.delay for d in mine]), 2)
+            row[f"{name} / 4 ln(a)/(1-b2)"] = rounded(measure.slope_through_origin(memory, [d.delay for d in mine]), 2)
         rows.append(row)
     return rows
 
