@@ -7,7 +7,8 @@ This module holds the grading helpers every check module shares and the linear s
 dynamics against the exact theory and Marchenko-Pastur, the accuracy law, the plateau (C.dyn.*, C.acc.law,
 C.plateau) and the grokking time (C.grok.*). Weight decay and several outputs (C.wd.*, C.dout.*) are in
 :mod:`grok_lib.paper_c.checks_wd_dout`; the nets, label noise and Part A's task (C.nets.*, C.noise.*,
-C.modadd.*) in :mod:`grok_lib.paper_c.checks_beyond`."""
+C.modadd.*) in :mod:`grok_lib.paper_c.checks_beyond`. What the evaluators read off the runs (the windows, the
+errors in them, the accuracy law's deviations, the ratios to the formula) is in :mod:`grok_lib.paper_c.measure`."""
 
 from __future__ import annotations
 
@@ -25,18 +26,20 @@ from .thresholds import (ACC_LEVEL, ACC_PARTLY, DYN_OK, DYN_PARTLY, EDGE, FORMUL
                          LOSS_FLOOR, MP_OK, MP_PARTLY, PAPER_EPS, PLATEAU_OK, PLATEAU_PARTLY, RATIO_BAND)
 
 
-def _label(h: History) -> str:
+# --- the grading helpers every check module shares ------------------------------------------------
+def label(h: History) -> str:
+    """A run's label in a measured text: its lambda, and its d_out, gamma and sigma_n where not the default."""
     c = h.cfg
     return f"λ={c.lam:g}" + (f" d_out={c.d_out}" if c.d_out != 1 else "") + (
         f" γ={c.gamma:g}" if c.gamma else "") + (f" σ_n={c.label_noise:.3g}" if c.label_noise else "")
 
 
-def _when(step) -> str:
+def when(step) -> str:
     """A crossing step for a measured text: the step, or "never" where the accuracy never crossed."""
     return "never" if step is None else str(step)
 
 
-def _grade(worst: float, ok: float, partly: float, edge: float = 0.0) -> str:
+def grade(worst: float, ok: float, partly: float, edge: float = 0.0) -> str:
     """reproduced if ``worst`` <= ok (clear of it by the fraction ``edge`` of ok), partly if <= partly (or within that
     margin of ok), else not reproduced."""
     if math.isfinite(worst) and worst <= ok * (1 - edge):
@@ -49,31 +52,12 @@ def in_band(x: float, band, edge: float = 0.0) -> bool:
     return math.isfinite(x) and band[0] * (1 + edge) <= x <= band[1] * (1 - edge)
 
 
-# --- evaluators -------------------------------------------------------------------------------
-def decided(h: History, train_ref: str = "theory_train_loss", gen_ref: str = "theory_gen_loss") -> np.ndarray:
-    """The record steps of ``h`` before both accuracies are decided at the paper's eps (the reference losses at
-    PAPER_EPS / 4), where the reference loss is also above LOSS_FLOOR: the range the paper's figures show."""
-    return measure.decided_window(h[train_ref], h[gen_ref], PAPER_EPS / 4)
-
-
-def _worst_in(measured, reference, ok) -> float:
-    """The largest relative error of ``measured`` against ``reference`` over the steps ``ok`` where the reference
-    is at least LOSS_FLOOR (nan if there are none)."""
-    reference = np.asarray(reference)
-    sel = ok & (reference >= LOSS_FLOOR)
-    return float(measure.relative_error(np.asarray(measured)[sel], reference[sel]).max()) if sel.any() else math.nan
-
-
-def _last_step(h: History, ok) -> str:
-    """The last record step of the window ``ok`` ("none" for an empty window)."""
-    return str(int(h.steps[ok][-1])) if np.any(ok) else "none"
-
-
-def _worst_of(values: Sequence[float]) -> float:
+def worst_of(values: Sequence[float]) -> float:
     """The largest of ``values``, nan if any is nan (an empty window counts against a claim, not for it)."""
     return math.nan if any(not math.isfinite(v) for v in values) else max(values, default=math.nan)
 
 
+# --- evaluators -------------------------------------------------------------------------------
 def _crossing_offsets(h: History) -> str:
     """The simulated crossing steps against the gradient-flow theory's, as relative differences."""
     row = measure.crossing(h)
@@ -89,31 +73,22 @@ def evaluate_dynamics(histories: Sequence[History]) -> Result:
     """C.dyn.exact on the loss-curve runs: graded in the range the paper plots (until the losses reach eps/4)."""
     parts, errors, worst_gd = [], [], 0.0
     for h in histories:
-        m, ok = h.metrics, decided(h)
-        e = [_worst_in(m[s], m[f"theory_{k}_loss"], ok) for s, k in (("train_loss", "train"), ("gen_loss", "gen"))]
+        m, ok = h.metrics, measure.decided(h)
+        e = [measure.worst_in(m[s], m[f"theory_{k}_loss"], ok)
+             for s, k in (("train_loss", "train"), ("gen_loss", "gen"))]
         deep = max(measure.max_relative_error(m[s], m[f"theory_{k}_loss"], LOSS_FLOOR)
                    for s, k in (("train_loss", "train"), ("gen_loss", "gen")))
         g = [measure.max_relative_error(m[s], m[f"gd_{k}_loss"], LOSS_FLOOR)
              for s, k in (("train_loss", "train"), ("gen_loss", "gen"))]
         errors += e
         worst_gd = max(worst_gd, *g)
-        parts.append(f"{_label(h)}: L_tr {e[0]:.2%}, L_gen {e[1]:.2%} up to step {_last_step(h, ok)} "
+        parts.append(f"{label(h)}: L_tr {e[0]:.2%}, L_gen {e[1]:.2%} up to step {measure.last_step(h, ok)} "
                      f"({_crossing_offsets(h)}; down to losses of {LOSS_FLOOR:g}: {deep:.2%}; discrete GD: "
                      f"{at_resolution(max(g), GD_RESOLUTION)})")
-    verdict = "not reproduced" if not worst_gd <= GD_OK else _grade(_worst_of(errors), DYN_OK, DYN_PARTLY, EDGE)
+    verdict = "not reproduced" if not worst_gd <= GD_OK else grade(worst_of(errors), DYN_OK, DYN_PARTLY, EDGE)
     text = ("; ".join(parts) + ". The gradient-flow theory's error is GD's discreteness, (1 - 2 eta s)^t against "
             "e^{-2 eta s t}, which grows with t: it is judged until the losses reach eps/4.")
     return Result(REGISTRY["C.dyn.exact"], text, verdict)
-
-
-def until_saturation(gen_loss) -> np.ndarray:
-    """The record steps before ``gen_loss`` first falls below PAPER_EPS / 4 (where the test accuracy
-    saturates at the paper's eps): the range a figure at that eps shows the theory on."""
-    gen = np.asarray(gen_loss)
-    below = np.nonzero(gen < PAPER_EPS / 4)[0]
-    ok = np.zeros(len(gen), bool)
-    ok[: below[0] if len(below) else len(gen)] = True
-    return ok
 
 
 def evaluate_mp(histories: Sequence[History]) -> Result:
@@ -123,15 +98,15 @@ def evaluate_mp(histories: Sequence[History]) -> Result:
     for h in histories:
         iso = measure.isotropic_losses(h)
         ok = measure.decided_window(*iso, PAPER_EPS / 4)
-        e = [_worst_in(h[f"mp_{k}_loss"], ref, ok) for k, ref in zip(("train", "gen"), iso)]
-        one_ok = decided(h)
-        one = max(_worst_in(h[f"mp_{k}_loss"], h[f"theory_{k}_loss"], one_ok) for k in ("train", "gen"))
+        e = [measure.worst_in(h[f"mp_{k}_loss"], ref, ok) for k, ref in zip(("train", "gen"), iso)]
+        one_ok = measure.decided(h)
+        one = max(measure.worst_in(h[f"mp_{k}_loss"], h[f"theory_{k}_loss"], one_ok) for k in ("train", "gen"))
         errors += e
-        parts.append(f"{_label(h)}: L_tr {e[0]:.1%}, L_gen {e[1]:.1%} up to step {_last_step(h, ok)} "
-                     f"(this run's own D_0: {one:.1%} up to step {_last_step(h, one_ok)})")
+        parts.append(f"{label(h)}: L_tr {e[0]:.1%}, L_gen {e[1]:.1%} up to step {measure.last_step(h, ok)} "
+                     f"(this run's own D_0: {one:.1%} up to step {measure.last_step(h, one_ok)})")
     text = ("MP against the isotropic average (D_0 averaged over its direction, on the run's sample spectrum): "
             + "; ".join(parts) + ".")
-    return Result(REGISTRY["C.dyn.mp"], text, _grade(_worst_of(errors), MP_OK, MP_PARTLY, EDGE))
+    return Result(REGISTRY["C.dyn.mp"], text, grade(worst_of(errors), MP_OK, MP_PARTLY, EDGE))
 
 
 def accuracy_law_bound(n_comparisons: int) -> float:
@@ -140,16 +115,6 @@ def accuracy_law_bound(n_comparisons: int) -> float:
     from scipy import stats
 
     return float(stats.norm.isf(ACC_LEVEL / (2 * n_comparisons)))
-
-
-def accuracy_law_deviations(h: History) -> dict[str, tuple[np.ndarray, np.ndarray]]:
-    """train | test -> (``|simulated - law|``, binomial z) per record step, the law at the simulated loss the claim
-    names: L_tr on the training samples, L_gen = ||D||^2 / d_out for fresh test samples (d_out = 1)."""
-    eps, out = h.cfg.eps, {}
-    for which, loss, n in (("train", "train_loss", h.meta["n_train"]), ("test", "gen_loss", h.cfg.n_test)):
-        law = theory.accuracy(h[loss], eps, h.cfg.d_out)
-        out[which] = (np.abs(h[f"{which}_acc"] - law), measure.binomial_z(h[f"{which}_acc"], law, n))
-    return out
 
 
 def grade_accuracy_law(max_z: float, max_abs: float, n_comparisons: int) -> str:
@@ -163,12 +128,12 @@ def evaluate_accuracy_law(histories: Sequence[History]) -> Result:
     """C.acc.law on the loss-curve runs (d_out = 1)."""
     parts, zs, ds, count = [], [], [], 0
     for h in histories:
-        dev = accuracy_law_deviations(h)
+        dev = measure.accuracy_law_deviations(h)
         for which, (d, z) in dev.items():
             zs.append(float(z.max()))
             ds.append(float(d.max()))
             count += len(z)
-        parts.append(f"{_label(h)} (N_tr = {h.meta['n_train']}): train {dev['train'][0].max():.3f} "
+        parts.append(f"{label(h)} (N_tr = {h.meta['n_train']}): train {dev['train'][0].max():.3f} "
                      f"(max z {dev['train'][1].max():.2f}), test {dev['test'][0].max():.3f} "
                      f"(max z {dev['test'][1].max():.2f})")
     bound = accuracy_law_bound(count)
@@ -177,15 +142,10 @@ def evaluate_accuracy_law(histories: Sequence[History]) -> Result:
     return Result(REGISTRY["C.acc.law"], text, grade_accuracy_law(max(zs), max(ds), count))
 
 
-def formula_ratios(histories: Sequence[History], eps_list=FORMULA_EPS) -> dict[float, list[float]]:
-    """Simulated Delta t_grok / formula per eps, in the order of ``histories`` (lambda < 1 runs)."""
-    return {e: [measure.formula_ratio(h, e) for h in histories] for e in eps_list}
-
-
 def evaluate_formula(histories: Sequence[History]) -> Result:
     """C.grok.formula on the Delta t_grok sweep (lambda < 1, d_out = 1)."""
     hs = sorted(histories, key=lambda h: h.cfg.lam)
-    ratios = formula_ratios(hs, measure.measured_eps(hs[0], FORMULA_EPS))
+    ratios = measure.formula_ratios(hs, measure.measured_eps(hs[0], FORMULA_EPS))
     flat = [r for rs in ratios.values() for r in rs]
     lines = [f"eps={e:g}: " + ", ".join(f"{h.cfg.lam:g}→{r:.2f}" for h, r in zip(hs, rs))
              for e, rs in ratios.items()]
@@ -227,7 +187,7 @@ def evaluate_plateau(histories: Sequence[History]) -> Result:
     ratio = h.final("gen_loss") / predicted
     crossed = measure.crossing(h)["t_test"] is not None
     off = abs(ratio - 1)
-    verdict = _grade(off, PLATEAU_OK, PLATEAU_PARTLY)
+    verdict = grade(off, PLATEAU_OK, PLATEAU_PARTLY)
     if crossed and verdict == "reproduced":
         verdict = "partly"
     text = (f"lambda={lam:.4g}: final L_gen = {h.final('gen_loss'):.4g}, L_gen(0) (1 - 1/lambda) = {predicted:.4g} "

@@ -11,8 +11,8 @@ from typing import Sequence
 from ..claims import Result, across_seeds, share_verdict
 from ..history import History
 from ..tables import PRINT_FLOOR, at_resolution
-from . import measure, modadd, theory
-from .checks import _grade, _label, _when, until_saturation
+from . import data_ratio, measure, theory
+from .checks import grade, label, when
 from .claims import REGISTRY
 from .shape_fits import ShapeFit
 from .thresholds import (LOO_MARGIN, LOSS_FLOOR, MIN_FRACTIONS, NET_BAND, NET_PARTLY, NOISE_OK, NOISE_PARTLY, R2_OK,
@@ -33,7 +33,7 @@ def _net_result(claim_id: str, h: History) -> Result:
     def vs(w: str, ratio: float) -> str:  # "179 vs 480 (ratio 0.37)"; a side that never crossed says so, no nan
         t_th = row.get(f"theory_t_{w}")
         theory_said = "the theory never crosses" if t_th is None or not t_th > 0 else f"{t_th:.0f}"
-        return f"{_when(row[f't_{w}'])} vs {theory_said}" + (f" (ratio {ratio:.2f})" if math.isfinite(ratio) else "")
+        return f"{when(row[f't_{w}'])} vs {theory_said}" + (f" (ratio {ratio:.2f})" if math.isfinite(ratio) else "")
 
     text = (f"{c.d_in}-{c.hidden}-{c.d_out} net, lambda={c.lam:g}, eta={c.eta:g}: t_train "
             f"{vs('train', ratios[0])}, t_test {vs('test', ratios[1])}; final test loss "
@@ -57,7 +57,7 @@ def evaluate_noise(histories: Sequence[History]) -> Result:
     for h in histories:
         if h.cfg.label_noise == 0:
             continue
-        ok = until_saturation(h["noise_pred_gen_loss"])
+        ok = measure.until_saturation(h["noise_pred_gen_loss"])
         t_max = int(h.steps[ok][-1])
         e_tr = measure.max_relative_error(h["train_loss"], h["noise_pred_train_loss"], LOSS_FLOOR, h.steps, t_max)
         e_gen = measure.max_relative_error(h["gen_loss"], h["noise_pred_gen_loss"], LOSS_FLOOR, h.steps, t_max)
@@ -68,17 +68,19 @@ def evaluate_noise(histories: Sequence[History]) -> Result:
             f_tr, f_gen = (measure.max_relative_error(h[s], h[f"mp_noise_{k}_loss"], LOSS_FLOOR, h.steps, t_max)
                            for s, k in (("train_loss", "train"), ("gen_loss", "gen")))
             full = f" (the book's theory with the fitted noise: L_tr {f_tr:.1%}, L_gen {f_gen:.1%})"
-        parts.append(f"{_label(h)}: L_tr {e_tr:.1%}, L_gen {e_gen:.1%} up to step {t_max}{full}; at the end L_tr = "
+        parts.append(f"{label(h)}: L_tr {e_tr:.1%}, L_gen {e_gen:.1%} up to step {t_max}{full}; at the end L_tr = "
                      f"{h.final('train_loss'):.3g} (sigma_n^2 (1-lambda) = {lim_tr:.3g}), L_gen = "
                      f"{h.final('gen_loss'):.3g} (sigma_n^2 lambda/(1-lambda) = {lim_gen:.3g})")
-    return Result(REGISTRY["C.noise.additive"], "; ".join(parts) + ".", _grade(worst, NOISE_OK, NOISE_PARTLY))
+    return Result(REGISTRY["C.noise.additive"], "; ".join(parts) + ".", grade(worst, NOISE_OK, NOISE_PARTLY))
 
 
-def tuned_noise_runs(histories: Sequence[History]) -> list[History]:
-    """The label-noise notebook's runs at sigma_n = sigma* over the seeds (C.noise.tuned's): the last run is a
-    further seed at sigma* (setup.tuned_noise_seed_configs), and sigma* does not depend on the seed."""
-    sigma, lam = histories[-1].cfg.label_noise, histories[-1].cfg.lam
-    return [h for h in histories if h.cfg.lam == lam and h.cfg.label_noise == sigma]
+def tuned_noise_runs(fractions: Sequence[History], further: Sequence[History]) -> list[History]:
+    """C.noise.tuned's runs at sigma_n = sigma* over the seeds: the label-noise chapter's run at sigma* among its
+    ``fractions`` group (where its fractions hold 1) and ``further``, its claim-only runs (the run at sigma* at
+    further seeds, :func:`grok_lib.paper_c.chapter_runs.tuned_noise_seed_configs`); sigma* does not depend on the
+    seed."""
+    tuned = {(h.cfg.lam, h.cfg.label_noise) for h in further}
+    return [h for h in [*fractions, *further] if (h.cfg.lam, h.cfg.label_noise) in tuned]
 
 
 def _tuned_noise_result(h: History) -> Result:
@@ -86,11 +88,11 @@ def _tuned_noise_result(h: History) -> Result:
     row = measure.crossing(h)
     floor = f" (final L_gen {h.final('gen_loss'):.4g} against eps/4 = {h.cfg.eps / 4:.4g})"
     if row["t_train"] is None or row["t_test"] is None:
-        return Result(REGISTRY["C.noise.tuned"], f"{_label(h)}: an accuracy never crosses "
-                      f"(t_train {_when(row['t_train'])}, t_test {_when(row['t_test'])}){floor}", "not reproduced")
+        return Result(REGISTRY["C.noise.tuned"], f"{label(h)}: an accuracy never crosses "
+                      f"(t_train {when(row['t_train'])}, t_test {when(row['t_test'])}){floor}", "not reproduced")
     off = abs(row["t_train"] - row["t_test"]) / row["t_test"]
-    text = f"{_label(h)}: t_train = {row['t_train']}, t_test = {row['t_test']} (relative gap {off:.3f}){floor}"
-    return Result(REGISTRY["C.noise.tuned"], text, _grade(off, TUNED_OK, TUNED_PARTLY))
+    text = f"{label(h)}: t_train = {row['t_train']}, t_test = {row['t_test']} (relative gap {off:.3f}){floor}"
+    return Result(REGISTRY["C.noise.tuned"], text, grade(off, TUNED_OK, TUNED_PARTLY))
 
 
 def evaluate_tuned_noise(histories: Sequence[History]) -> Result:
@@ -109,19 +111,19 @@ def evaluate_tuned_noise(histories: Sequence[History]) -> Result:
 def evaluate_tuned_noise_full(h: History) -> Result:
     """C.noise.tuned_full on the run at lambda = NOISE_FULL_LAM, sigma_n from the full noise theory."""
     row = measure.crossing(h)
-    ok = until_saturation(h["noise_pred_gen_loss"])
+    ok = measure.until_saturation(h["noise_pred_gen_loss"])
     t_max = int(h.steps[ok][-1])
     err = max(measure.max_relative_error(h[s], h[f"mp_noise_{k}_loss"], LOSS_FLOOR, h.steps, t_max)
               for s, k in (("train_loss", "train"), ("gen_loss", "gen")))
     if row["t_train"] is None or row["t_test"] is None:
-        return Result(REGISTRY["C.noise.tuned_full"], f"{_label(h)}: an accuracy never crosses "
-                      f"(t_train {_when(row['t_train'])}, t_test {_when(row['t_test'])}); loss error {err:.1%}.", "not reproduced")
+        return Result(REGISTRY["C.noise.tuned_full"], f"{label(h)}: an accuracy never crosses "
+                      f"(t_train {when(row['t_train'])}, t_test {when(row['t_test'])}); loss error {err:.1%}.", "not reproduced")
     gap = abs(row["t_train"] - row["t_test"]) / row["t_test"]
     if gap <= TUNED_OK and err <= NOISE_OK:
         verdict = "reproduced"
     else:
         verdict = "partly" if gap <= TUNED_PARTLY and err <= NOISE_PARTLY else "not reproduced"
-    text = (f"{_label(h)}: t_train = {row['t_train']}, t_test = {row['t_test']} (relative gap {gap:.3f}); "
+    text = (f"{label(h)}: t_train = {row['t_train']}, t_test = {row['t_test']} (relative gap {gap:.3f}); "
             f"largest loss error against the full noise theory up to step {t_max}: {err:.1%}.")
     return Result(REGISTRY["C.noise.tuned_full"], text, verdict)
 
@@ -131,7 +133,7 @@ def _predicted(fit: ShapeFit, f: float) -> str:
     return f"{value:.0f}" if math.isfinite(value) else "never"
 
 
-def evaluate_data_ratio(histories: Sequence[History], level: float = modadd.LEVEL) -> Result:
+def evaluate_data_ratio(histories: Sequence[History], level: float = data_ratio.LEVEL) -> Result:
     """C.modadd.data_ratio on the data-ratio sweep, judged on each seed's sweep (the MLP's grokking epoch moves
     with the seed and with the last bits of the arithmetic): it holds only where it holds for every seed."""
     seeds = sorted({int(h.cfg.data_seed) for h in histories})
@@ -141,7 +143,7 @@ def evaluate_data_ratio(histories: Sequence[History], level: float = modadd.LEVE
 
 def _data_ratio_result(histories: Sequence[History], level: float) -> Result:
     """C.modadd.data_ratio on one seed's sweep."""
-    m = modadd.measure_data_ratio(histories, level)
+    m = data_ratio.measure_data_ratio(histories, level)
     fitted, censored = m.fitted, m.censored
     dts = "; ".join(
         f"f={p.train_frac:g}: " + ("Δt≈" + f"{p.geo_mean:.0f}" if p.grokked else f"{p.n_grokked}/{len(p.runs)} "

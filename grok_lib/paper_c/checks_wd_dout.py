@@ -1,7 +1,8 @@
 """Paper C's checks on the linear student with weight decay and with several outputs (C.wd.limits,
 C.dout.peak): one evaluator per claim that turns histories into a :class:`grok_lib.claims.Result`, and the
-tables those evaluators and the chapters' figures share. The shared grading helpers are in
-:mod:`grok_lib.paper_c.checks`."""
+per-seed ratios C.wd.limits is graded on. The shared grading helpers are in :mod:`grok_lib.paper_c.checks`; the
+small-gamma regime and the seed means over d_out (which the figures' tables read too) in
+:mod:`grok_lib.paper_c.measure`."""
 
 from __future__ import annotations
 
@@ -11,20 +12,9 @@ from typing import Sequence
 from ..claims import Result, across_seeds
 from ..history import History
 from . import measure, theory
-from .checks import _label, in_band
+from .checks import in_band, label
 from .claims import REGISTRY
-from .thresholds import EDGE, PEAK_RANGE, PEAK_SE, STEP_CAP, WD_BAND, WD_SMALL, WD_SPREAD
-
-
-def wd_small_at(lam_eff: float, gamma: float, d_out: int) -> bool:
-    """Whether (lambda_eff, gamma, d_out) is in the formula's small-gamma regime: 0 < gamma d_out / (2 lambda_min)
-    <= WD_SMALL (without weight decay the losses have no plateau to compare)."""
-    return 0 < gamma * d_out / (2 * theory.mp_edges(lam_eff)[0]) <= WD_SMALL
-
-
-def wd_small(h: History) -> bool:
-    """Whether a run is in the formula's small-gamma regime (:func:`wd_small_at`)."""
-    return wd_small_at(h.meta["lam_eff"], h.cfg.gamma, h.cfg.d_out)
+from .thresholds import EDGE, PEAK_RANGE, PEAK_SE, STEP_CAP, WD_BAND, WD_SPREAD
 
 
 def wd_limits_exact_gamma(lam: float, gamma: float, d_out: int, teacher_sq: float) -> tuple[float, float]:
@@ -55,7 +45,7 @@ def _wd_row(h: History) -> tuple[list[float], str]:
     paper = theory.wd_limits_paper(lam, c.gamma)
     exact = wd_limits_exact_gamma(lam, c.gamma, c.d_out, t_sq)
     r = [f / o for f, o in zip(final, ours)]
-    return r, (f"{_label(h)} (d_out ||T||^2 = {c.d_out * t_sq:.3f}): L_tr/formula {r[0]:.3f}, "
+    return r, (f"{label(h)} (d_out ||T||^2 = {c.d_out * t_sq:.3f}): L_tr/formula {r[0]:.3f}, "
                f"L_gen/formula {r[1]:.3f} (/paper's number {final[0] / paper[0]:.3f}, {final[1] / paper[1]:.3f}; "
                f"/MP without the small-gamma expansion {final[0] / exact[0]:.3f}, {final[1] / exact[1]:.3f})")
 
@@ -64,10 +54,10 @@ def weight_decay_seed_ratios(histories: Sequence[History]) -> dict[int, list[tup
     """data seed -> ("L_tr|L_gen <run label>", ratio to the plateau formula with the teacher's norm) of that seed's
     small-gamma runs, seeds in increasing order (the runs of a seed move their data and init seeds together)."""
     out: dict[int, list[tuple[str, float]]] = {}
-    for h in sorted((h for h in histories if wd_small(h)), key=lambda h: h.cfg.data_seed):
+    for h in sorted((h for h in histories if measure.wd_small(h)), key=lambda h: h.cfg.data_seed):
         r, _ = _wd_row(h)
         out.setdefault(int(h.cfg.data_seed), []).extend(
-            [(f"L_tr {_label(h)}", r[0]), (f"L_gen {_label(h)}", r[1])])
+            [(f"L_tr {label(h)}", r[0]), (f"L_gen {label(h)}", r[1])])
     return out
 
 
@@ -80,19 +70,25 @@ def _weight_decay_seed_result(ratios: Sequence[tuple[str, float]]) -> Result:
     return Result(REGISTRY["C.wd.limits"], text, grade_weight_decay(values))
 
 
-def evaluate_weight_decay(histories: Sequence[History]) -> Result:
+def shown_seed(shown: Sequence[History]) -> int:
+    """The data seed of the weight-decay chapter's own runs (the book's seed: one for all of them)."""
+    (seed,) = {int(h.cfg.data_seed) for h in shown}
+    return seed
+
+
+def evaluate_weight_decay(shown: Sequence[History], further: Sequence[History] = ()) -> Result:
     """C.wd.limits on the weight-decay runs (final values; the runs go far past 1/(eta (2 lambda_min + gamma))),
     judged against the plateau formula with the teacher's norm kept (theory.wd_limits_mp), on each seed's
-    small-gamma runs (the book's seed, the first run's, and the claim-only further seeds of
-    setup.wd_seed_configs): their common verdict, partly where they differ (grok_lib.claims.across_seeds), since
-    one seed's lowest ratio can sit on the edge of the band's margin."""
-    by_seed = weight_decay_seed_ratios(histories)
+    small-gamma runs: ``shown``, the chapter's own runs (the book's seed, the figure's), and ``further``, its
+    claim-only runs at further seeds (chapter_runs.wd_seed_configs): their common verdict, partly where they differ
+    (grok_lib.claims.across_seeds), since one seed's lowest ratio can sit on the edge of the band's margin."""
+    by_seed = weight_decay_seed_ratios([*shown, *further])
     if not by_seed:
         return Result(REGISTRY["C.wd.limits"], "no run in the small-gamma regime", "not reproduced")
     seeds = list(by_seed)
     result = across_seeds([[_weight_decay_seed_result(by_seed[s])] for s in seeds], seeds)[0]
-    book_seed = int(histories[0].cfg.data_seed)
-    rows = [_wd_row(h)[1] for h in histories if wd_small(h) and int(h.cfg.data_seed) == book_seed]
+    book_seed = shown_seed(shown)
+    rows = [_wd_row(h)[1] for h in shown if measure.wd_small(h)]
     text = ("formula L_tr -> gamma^2 d_out ||T||^2 / (4 (1 - lambda)), L_gen -> gamma^2 d_out ||T||^2 / "
             f"(4 (1 - lambda)^3), ratios of the final losses over seeds {', '.join(map(str, seeds))}: "
             + result.measured.rstrip(".") + f". Run by run, seed {book_seed} (the book's; the figure's runs): "
@@ -100,20 +96,6 @@ def evaluate_weight_decay(histories: Sequence[History]) -> Result:
             + ". The paper's number is the formula at d_out ||T||^2 = 1 (a unit-norm teacher with one output); this "
             "initialisation has E||T||^2 = 1/2.")
     return Result(REGISTRY["C.wd.limits"], text, result.verdict)
-
-
-def d_out_table(histories: Sequence[History], eps: float | None = None) -> dict[int, tuple]:
-    """d_out -> (mean Delta t, sem, mean Delta t / d_out, sem, mean theory Delta t) over the seeds."""
-    by: dict[int, list[History]] = {}
-    for h in histories:
-        by.setdefault(h.cfg.d_out, []).append(h)
-    out = {}
-    for d in sorted(by):
-        dts = [measure.grokking_time(h, eps) for h in by[d]]
-        th = [measure.theory_grokking_time(h, eps) for h in by[d]]
-        m, se = measure.seed_mean(dts)
-        out[d] = (m, se, m / d, se / d, measure.seed_mean(th)[0])
-    return out
 
 
 def _peak_verdict(ds, mean, sem) -> tuple[str, str]:
@@ -130,7 +112,7 @@ def _peak_verdict(ds, mean, sem) -> tuple[str, str]:
 
 def evaluate_d_out(histories: Sequence[History]) -> Result:
     """C.dout.peak on the d_out sweep (several seeds per d_out)."""
-    table = d_out_table(histories)
+    table = measure.d_out_seed_means(histories)
     ds = list(table)
     raw = [table[d][0] for d in ds], [table[d][1] for d in ds]
     scaled = [table[d][2] for d in ds], [table[d][3] for d in ds]
@@ -146,25 +128,9 @@ def evaluate_d_out(histories: Sequence[History]) -> Result:
     return Result(REGISTRY["C.dout.peak"], text, verdict)
 
 
-def capped_d_out_table(histories: Sequence[History], cap: int = STEP_CAP) -> dict[int, tuple]:
-    """d_out -> (mean t_train, mean t_test, mean Delta t, mean Delta t as a run stopped at ``cap`` records it,
-    how many seeds are censored there) over the seeds (:func:`measure.capped_grokking_time`)."""
-    by: dict[int, list[History]] = {}
-    for h in histories:
-        by.setdefault(h.cfg.d_out, []).append(h)
-    out = {}
-    for d in sorted(by):
-        rows = [measure.crossing(h) for h in by[d]]
-        capped = [measure.capped_grokking_time(r["t_train"], r["t_test"], cap) for r in rows]
-        out[d] = (measure.seed_mean([r["t_train"] for r in rows])[0], measure.seed_mean([r["t_test"] for r in rows])[0],
-                  measure.seed_mean([measure.grokking_time(h) for h in by[d]])[0],
-                  measure.seed_mean([dt for dt, _ in capped])[0], sum(c for _, c in capped))
-    return out
-
-
 def capped_peak_text(histories: Sequence[History], cap: int = STEP_CAP) -> str:
     """The hypothesis sentence of C.dout.peak: where raw Delta t would peak if runs stopped at ``cap`` steps."""
-    table = capped_d_out_table(histories, cap)
+    table = measure.capped_d_out_seed_means(histories, cap)
     ds = list(table)
     x, interior = measure.peak(ds, [table[d][3] for d in ds])
     censored = [d for d in ds if table[d][4]]

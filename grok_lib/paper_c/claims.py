@@ -187,7 +187,7 @@ CLAIMS = [
         f"reproduced: gap <= {TUNED_OK:g} and loss error <= {NOISE_OK:.0%}; partly: gap <= {TUNED_PARTLY:g} and "
         f"loss error <= {NOISE_PARTLY:.0%}.",
     ),
-    # Paper C's question asked of Part A's task (measured in :mod:`.modadd`)
+    # Paper C's question asked of Part A's task (measured in :mod:`.data_ratio`)
     Claim(
         "C.modadd.data_ratio",
         "C",

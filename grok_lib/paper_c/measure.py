@@ -1,4 +1,7 @@
-"""What Part C reads off its runs: crossing steps, grokking times, relative errors, plateaus, peaks.
+"""What Part C reads off its runs: crossing steps, grokking times, relative errors, plateaus, peaks; the windows
+the claims are read in and the largest errors there, the accuracy law's deviations, the ratios to the grokking-time
+formula, the small-gamma regime of weight decay and the seed means over d_out. The checks
+(:mod:`grok_lib.paper_c.checks` and its siblings) and the key numbers read these; this module imports neither.
 
 Grokking time, as the paper reads it: t_train(eps) and t_test(eps) are the first steps at which
 the training and the test accuracy (fraction of samples with ||error||^2 <= eps) reach
@@ -16,13 +19,16 @@ from typing import Sequence
 import numpy as np
 
 from ..history import History
+from . import theory
 from .simulate import acc_name
 from .theory import GROK_ACC, grok_time_formula
+from .thresholds import FORMULA_EPS, LOSS_FLOOR, PAPER_EPS, STEP_CAP, WD_SMALL
 
 __all__ = ["GROK_ACC", "crossing", "measured_eps", "grokking_time", "theory_grokking_time", "grid_crossing", "relative_error",
            "max_relative_error", "window", "plateau", "formula_ratio", "seed_mean", "peak", "acc_curve",
            "decided_window", "isotropic_losses", "binomial_z", "capped_grokking_time", "second_layer_gram",
-           "rescaled_clock_crossing"]
+           "rescaled_clock_crossing", "formula_ratios", "decided", "until_saturation", "worst_in", "last_step",
+           "accuracy_law_deviations", "wd_small_at", "wd_small", "d_out_seed_means", "capped_d_out_seed_means"]
 
 
 def crossing(history: History, eps: float | None = None) -> dict:
@@ -107,6 +113,11 @@ def formula_ratio(history: History, eps: float) -> float:
     return grokking_time(history, eps) / grok_time_formula(history.meta["lam_eff"], c.eta, c.d_out)
 
 
+def formula_ratios(histories: Sequence[History], eps_list=FORMULA_EPS) -> dict[float, list[float]]:
+    """Simulated Delta t_grok / formula per eps, in the order of ``histories`` (lambda < 1 runs)."""
+    return {e: [formula_ratio(h, e) for h in histories] for e in eps_list}
+
+
 def seed_mean(values) -> tuple[float, float]:
     """(mean, standard error of the mean) of finite values (sem nan for fewer than 2)."""
     v = np.asarray([x for x in values if x is not None and math.isfinite(x)], dtype=np.float64)
@@ -134,6 +145,35 @@ def decided_window(train_loss, gen_loss, level: float) -> np.ndarray:
     return ok
 
 
+def decided(h: History, train_ref: str = "theory_train_loss", gen_ref: str = "theory_gen_loss") -> np.ndarray:
+    """The record steps of ``h`` before both accuracies are decided at the paper's eps (the reference losses at
+    PAPER_EPS / 4), where the reference loss is also above LOSS_FLOOR: the range the paper's figures show."""
+    return decided_window(h[train_ref], h[gen_ref], PAPER_EPS / 4)
+
+
+def until_saturation(gen_loss) -> np.ndarray:
+    """The record steps before ``gen_loss`` first falls below PAPER_EPS / 4 (where the test accuracy
+    saturates at the paper's eps): the range a figure at that eps shows the theory on."""
+    gen = np.asarray(gen_loss)
+    below = np.nonzero(gen < PAPER_EPS / 4)[0]
+    ok = np.zeros(len(gen), bool)
+    ok[: below[0] if len(below) else len(gen)] = True
+    return ok
+
+
+def worst_in(measured, reference, ok) -> float:
+    """The largest relative error of ``measured`` against ``reference`` over the steps ``ok`` where the reference
+    is at least LOSS_FLOOR (nan if there are none)."""
+    reference = np.asarray(reference)
+    sel = ok & (reference >= LOSS_FLOOR)
+    return float(relative_error(np.asarray(measured)[sel], reference[sel]).max()) if sel.any() else math.nan
+
+
+def last_step(h: History, ok) -> str:
+    """The last record step of the window ``ok`` ("none" for an empty window)."""
+    return str(int(h.steps[ok][-1])) if np.any(ok) else "none"
+
+
 def isotropic_losses(history: History) -> tuple[np.ndarray, np.ndarray]:
     """(L_tr, L_gen) of the exact gradient-flow theory averaged over the direction of D_0 (its norm kept), on the
     run's record steps: for an isotropic D_0 each eigenmode of the sample covariance carries l0 / d_in, so
@@ -153,6 +193,16 @@ def binomial_z(measured_acc, law_acc, n: int) -> np.ndarray:
     return np.abs(np.asarray(measured_acc) - np.asarray(law_acc)) / np.sqrt(p * (1 - p) / n)
 
 
+def accuracy_law_deviations(h: History) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """train | test -> (``|simulated - law|``, binomial z) per record step, the law at the simulated loss the claim
+    names: L_tr on the training samples, L_gen = ||D||^2 / d_out for fresh test samples (d_out = 1)."""
+    eps, out = h.cfg.eps, {}
+    for which, loss, n in (("train", "train_loss", h.meta["n_train"]), ("test", "gen_loss", h.cfg.n_test)):
+        law = theory.accuracy(h[loss], eps, h.cfg.d_out)
+        out[which] = (np.abs(h[f"{which}_acc"] - law), binomial_z(h[f"{which}_acc"], law, n))
+    return out
+
+
 def capped_grokking_time(t_train, t_test, cap: int) -> tuple[float, bool]:
     """(Delta t, censored) as a run stopped after ``cap`` steps would record it: t_test - t_train if the test
     accuracy crossed by then, else cap - t_train with censored = True (nan if the training accuracy had not
@@ -162,6 +212,48 @@ def capped_grokking_time(t_train, t_test, cap: int) -> tuple[float, bool]:
     if t_test is None or t_test > cap:
         return float(cap - t_train), True
     return float(t_test - t_train), False
+
+
+# --- weight decay's small-gamma regime and the seed means over d_out ---------------------------------------------
+def wd_small_at(lam_eff: float, gamma: float, d_out: int) -> bool:
+    """Whether (lambda_eff, gamma, d_out) is in the formula's small-gamma regime: 0 < gamma d_out / (2 lambda_min)
+    <= WD_SMALL (without weight decay the losses have no plateau to compare)."""
+    return 0 < gamma * d_out / (2 * theory.mp_edges(lam_eff)[0]) <= WD_SMALL
+
+
+def wd_small(h: History) -> bool:
+    """Whether a run is in the formula's small-gamma regime (:func:`wd_small_at`)."""
+    return wd_small_at(h.meta["lam_eff"], h.cfg.gamma, h.cfg.d_out)
+
+
+def d_out_seed_means(histories: Sequence[History], eps: float | None = None) -> dict[int, tuple]:
+    """d_out -> (mean Delta t, sem, mean Delta t / d_out, sem, mean theory Delta t) over the seeds."""
+    by: dict[int, list[History]] = {}
+    for h in histories:
+        by.setdefault(h.cfg.d_out, []).append(h)
+    out = {}
+    for d in sorted(by):
+        dts = [grokking_time(h, eps) for h in by[d]]
+        th = [theory_grokking_time(h, eps) for h in by[d]]
+        m, se = seed_mean(dts)
+        out[d] = (m, se, m / d, se / d, seed_mean(th)[0])
+    return out
+
+
+def capped_d_out_seed_means(histories: Sequence[History], cap: int = STEP_CAP) -> dict[int, tuple]:
+    """d_out -> (mean t_train, mean t_test, mean Delta t, mean Delta t as a run stopped at ``cap`` records it,
+    how many seeds are censored there) over the seeds (:func:`capped_grokking_time`)."""
+    by: dict[int, list[History]] = {}
+    for h in histories:
+        by.setdefault(h.cfg.d_out, []).append(h)
+    out = {}
+    for d in sorted(by):
+        rows = [crossing(h) for h in by[d]]
+        capped = [capped_grokking_time(r["t_train"], r["t_test"], cap) for r in rows]
+        out[d] = (seed_mean([r["t_train"] for r in rows])[0], seed_mean([r["t_test"] for r in rows])[0],
+                  seed_mean([grokking_time(h) for h in by[d]])[0],
+                  seed_mean([dt for dt, _ in capped])[0], sum(c for _, c in capped))
+    return out
 
 
 # --- the two-layer linear net's second layer ----------------------------------------------------------------------

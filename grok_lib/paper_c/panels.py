@@ -15,8 +15,8 @@ import numpy as np
 
 from ..history import History
 from ..tables import NOISE_FLOOR
-from .modadd import DataRatio
-from .shape_fits import KINDS
+from .data_ratio import DataRatio
+from .shape_fits import FORMS
 from .measure import GROK_ACC, acc_curve
 from .theory import mp_density, mp_edges
 
@@ -229,7 +229,7 @@ FIT_STYLES = {"formula": dict(color="k", ls="-", lw=1.6), "power": dict(color="#
               "exponential": dict(color="#9467bd", ls=":", lw=1.4)}
 
 
-def plot_data_ratio(ax, measured: DataRatio, fits: Sequence[str] = KINDS) -> None:
+def plot_data_ratio(ax, measured: DataRatio, fits: Sequence[str] = FORMS) -> None:
     """Delta t vs training fraction (log Delta t): every seed (small dots), the per-fraction geometric mean
     with its standard error (ln scale), censored seeds as upward triangles at their lower bound, the fitted
     curves of ``fits``, and the formula's critical fraction c (dotted vertical line)."""

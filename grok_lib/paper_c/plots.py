@@ -130,7 +130,7 @@ def figure_label_noise(histories: Sequence[History]):
 
 def figure_data_ratio(histories: Sequence[History], measured):
     """Part A's MLP: test accuracy vs epoch per training fraction (seed 0, left) and Δt_grok against the
-    training fraction with the three two-parameter fits (right; ``measured`` is a ``modadd.DataRatio``)."""
+    training fraction with the three two-parameter fits (right; ``measured`` is a ``data_ratio.DataRatio``)."""
     fig, (a, b) = plt.subplots(1, 2, figsize=(11.5, 4.4), layout="constrained")
     first = [h for h in histories if h.cfg.data_seed == histories[0].cfg.data_seed]
     cmap = plt.get_cmap("viridis")

@@ -1,17 +1,18 @@
 """The numbers each Part C page's prose quotes (``<page>_reading``, glued into the text), computed from the
-figures' tables (:mod:`grok_lib.paper_c.figures`, :mod:`grok_lib.paper_c.figures_beyond`) and the
-claims' results and checks."""
+figures' tables (:mod:`grok_lib.paper_c.key_numbers`, :mod:`grok_lib.paper_c.numbers_beyond`), the measurements
+(:mod:`grok_lib.paper_c.measure`) and the claims' results and checks; and the weight-decay page's table of each
+seed's ratios and verdict (:func:`weight_decay_seed_table`), which reads C.wd.limits's grading."""
 
 from __future__ import annotations
 
 import math
-from typing import Sequence
+from typing import Mapping, Sequence
 
 from ..history import History
 from ..tables import typeset
 from . import checks, checks_wd_dout, measure, theory, thresholds
-from .figures import agreement_table, grading_table, loss_curves_table, weight_decay_seed_table
-from .figures_beyond import nets_table, tuned_noise_table, two_layer_clock
+from .key_numbers import agreement_table, grading_table, loss_curves_table
+from .numbers_beyond import net_rows, tuned_noise_table, two_layer_clock
 
 
 # --- losses and accuracies vs step (λ = 0.1, 0.9, 1.5) ------------------------------------------------
@@ -74,13 +75,29 @@ def loss_curves_reading(histories: Sequence[History], results: Sequence) -> dict
 
 
 # --- weight decay --------------------------------------------------------------------------------------
-def weight_decay_reading(histories: Sequence[History], result) -> dict[str, str]:
+def weight_decay_seed_table(shown: Sequence[History], further: Sequence[History] = ()) -> list[dict]:
+    """Per seed (C.wd.limits over seeds): the small-γ runs' lowest and highest ratio to the formula with the
+    teacher's norm, which loss and run each is, their spread and the seed's own verdict (``shown``: the chapter's
+    own runs, the book's seed; ``further``: its claim-only runs at further seeds)."""
+    rows = []
+    for seed, ratios in checks_wd_dout.weight_decay_seed_ratios([*shown, *further]).items():
+        lo, hi = min(ratios, key=lambda x: x[1]), max(ratios, key=lambda x: x[1])
+        rows.append({"seed": seed, "small-γ runs": len(ratios) // 2, "lowest ratio": round(lo[1], 3), "lowest at": lo[0],
+                     "highest ratio": round(hi[1], 3), "highest at": hi[0], "max/min": round(hi[1] / lo[1], 3),
+                     "verdict": checks_wd_dout.grade_weight_decay([r for _, r in ratios])})
+    return rows
+
+
+def weight_decay_reading(shown: Sequence[History], further: Sequence[History], result) -> dict[str, str]:
     """The measured numbers the weight-decay page's prose quotes (glued): the book's seed's small-γ runs' ratios
     to the paper's number, to the formula with the teacher's norm and to the MP plateau without the small-γ
     expansion, the realised d_out ||T||^2, the band C.wd.limits is judged by with its margin, and per seed the
-    lowest and highest ratio and the seed's verdict (``histories``: every seed's runs, the book's first)."""
-    seeds = weight_decay_seed_table(histories)
-    small = [h for h in histories if checks_wd_dout.wd_small(h) and h.cfg.data_seed == histories[0].cfg.data_seed]
+    lowest and highest ratio and the seed's verdict (``shown``: the chapter's own runs, the book's seed;
+    ``further``: its claim-only runs at further seeds)."""
+    histories = [*shown, *further]
+    seeds = weight_decay_seed_table(shown, further)
+    book_seed = checks_wd_dout.shown_seed(shown)
+    small = [h for h in shown if measure.wd_small(h)]
     ratios = {"paper": [], "ours": [], "exact": []}
     for h in small:
         c, lam, t_sq = h.cfg, h.meta["lam_eff"], h.meta["teacher_sq"]
@@ -100,7 +117,7 @@ def weight_decay_reading(histories: Sequence[History], result) -> dict[str, str]
             "wd_band": f"[{lo:g}, {hi:g}]", "wd_clear": f"[{lo * (1 + thresholds.EDGE):.3g}, {hi * (1 - thresholds.EDGE):.3g}]",
             "wd_lowest": f"{min(ratios['ours'], default=math.nan):.3f}", "wd_verdict": result.verdict,
             "wd_small": f"{thresholds.WD_SMALL:g}", "wd_seeds": f"{len(seeds)}",
-            "wd_other_seeds": ", ".join(str(r["seed"]) for r in seeds[1:]) or "none",
+            "wd_other_seeds": ", ".join(str(r["seed"]) for r in seeds if r["seed"] != book_seed) or "none",
             "wd_seed_lowest": ", ".join(f"{r['lowest ratio']:.3f} (seed {r['seed']})" for r in seeds) or "none",
             "wd_seed_highest": ", ".join(f"{r['highest ratio']:.3f} (seed {r['seed']})" for r in seeds) or "none",
             "wd_seed_verdicts": ", ".join(f"{r['verdict']} (seed {r['seed']})" for r in seeds) or "none",
@@ -124,8 +141,8 @@ def _lowest_over_seeds(histories: Sequence[History]) -> dict[str, str]:
 # --- Δt vs d_out --------------------------------------------------------------------------------------
 def d_out_capped_reading(histories: Sequence[History], cap: int = thresholds.STEP_CAP) -> dict[str, str]:
     """The numbers the d_out page's hypothesis quotes (glued): the cap, where the capped Δt peaks, and the d_out
-    whose test crossing falls after the cap (seed means of :func:`checks_wd_dout.capped_d_out_table`)."""
-    table = checks_wd_dout.capped_d_out_table(histories, cap)
+    whose test crossing falls after the cap (seed means of :func:`.measure.capped_d_out_seed_means`)."""
+    table = measure.capped_d_out_seed_means(histories, cap)
     ds = list(table)
     x, interior = measure.peak(ds, [table[d][3] for d in ds])
     late = [d for d in ds if table[d][4]]
@@ -144,12 +161,14 @@ def _step_or_beyond(t: float, traced: int) -> str:
     return f"{t:.0f}" if math.isfinite(t) else f"after {traced} (not reached in the steps traced)"
 
 
-def nets_reading(histories: Sequence[History], prefix: str = "nets") -> dict[str, str]:
+def nets_reading(groups: Mapping[str, Sequence[History]], prefix: str = "nets") -> dict[str, str]:
     """The numbers the nets page's prose quotes about the two-layer linear net's clock (glued as ``<prefix>_...``;
-    the two-layer linear net is the first run) and the widths the verdicts are for."""
-    clock = two_layer_clock(histories[0])
+    ``groups``: the nets chapter's named groups, the two-layer linear net the one run of ``two_layer``) and the
+    widths the verdicts are for."""
+    (two_layer,) = groups["two_layer"]
+    clock = two_layer_clock(two_layer)
     gram = clock["gram"]
-    c = histories[0].cfg
+    c = two_layer.cfg
     numbers = {"shape": f"{c.d_in}-{c.hidden}-{c.d_out}", "assumed": f"{clock['assumed']:.3g}",
                "gram_0": f"{gram[0]:.3f}", "gram_50": f"{gram[min(50, len(gram) - 1)]:.3f}",
                "gram_test": f"{gram[clock['t_test']]:.3f}" if clock["t_test"] is not None else "n/a",
@@ -163,7 +182,7 @@ def nets_reading(histories: Sequence[History], prefix: str = "nets") -> dict[str
 
 def _crossing_clause(row: dict, which: str) -> str:
     """'training accuracy reaches erf(sqrt 2) at step 166, 3.2 times sooner than the rescaled theory (530)' from a
-    :func:`nets_table` row, or that it never does."""
+    :func:`grok_lib.paper_c.numbers_beyond.nets_table` row, or that it never does."""
     what = {"train": "training", "test": "test"}[which]
     t, th = row[f"t_{which}"], row[f"theory t_{which}"]
     if not math.isfinite(t):
@@ -171,14 +190,15 @@ def _crossing_clause(row: dict, which: str) -> str:
     return f"{what} accuracy reaches erf(√2) at step {t:.0f}, {th / t:.1f} times sooner than the rescaled theory ({th:.0f})"
 
 
-def nets_paper_reading(default: Sequence[History], paper: Sequence[History], default_results: Sequence,
-                       paper_results: Sequence) -> dict[str, str]:
+def nets_paper_reading(default: Mapping[str, Sequence[History]], paper: Mapping[str, Sequence[History]],
+                       default_results: Sequence, paper_results: Sequence) -> dict[str, str]:
     """The numbers the nets page's prose quotes about the paper-scale nets (glued as ``nets_paper_...``): their
     verdicts beside the scale-down's, their crossings against the rescaled theory and against each other, and the
-    paper-scale two-layer linear net's second layer (:func:`nets_reading`). ``default`` and ``paper`` are the
-    (two-layer linear, tanh) runs of the default profile and of the recorded set; the results, their claims'."""
-    two, tanh = nets_table(paper)
-    scale_down_tanh = nets_table(default)[1]
+    paper-scale two-layer linear net's second layer (:func:`nets_reading`). ``default`` and ``paper`` are the named
+    groups (``two_layer``, ``tanh``) of the default profile and of the recorded set; the results, their claims'."""
+    rows = net_rows(paper)
+    two, tanh = rows["two_layer"], rows["tanh"]
+    scale_down_tanh = net_rows(default)["tanh"]
     verdict = {r.claim.id: r.verdict for r in paper_results}
     default_verdict = {r.claim.id: r.verdict for r in default_results}
     groks, groked_before = math.isfinite(tanh["t_test"]), math.isfinite(scale_down_tanh["t_test"])

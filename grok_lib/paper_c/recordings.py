@@ -1,9 +1,10 @@
 """Part C's recorded sets (see :mod:`grok_lib.recorded`): runs too long for ``make book``, trained once with
 ``scripts/record_runs.py`` and committed under ``recorded/``.
 
-- ``nets_paper``: the two-layer linear net and the tanh net at the paper's 1000-200-5 (the ``paper`` profile of
-  :data:`.config.NET_SETTINGS`; the default profile's nets are the 200-40-5 scale-down). The tanh net's per-sample
-  gradient descent costs about 90 ms per step on one core, minutes per run.
+- ``nets_paper``: the two-layer linear net and the tanh net at the paper's 1000-200-5, in that order (the ``paper``
+  profile of :data:`.config.NET_SETTINGS`; the default profile's nets are the 200-40-5 scale-down).
+  :func:`grok_lib.paper_c.chapter_runs.recorded` serves them in the nets chapter's named groups ``two_layer`` and
+  ``tanh``. The tanh net's per-sample gradient descent costs about 90 ms per step on one core, minutes per run.
 
 Every setting against the paper (``shared/PAPERS.md``; the rebuttal in ``shared/seeds``):
 
@@ -25,7 +26,8 @@ from . import config
 
 
 def nets_paper() -> list:
-    """The two-layer linear net and the tanh net at the paper's 1000-200-5, in that order."""
+    """The two-layer linear net and the tanh net at the paper's 1000-200-5, in that order (the recorded set's
+    order)."""
     return config.net_configs("paper")
 
 

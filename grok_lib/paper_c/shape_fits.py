@@ -1,6 +1,6 @@
 """The three two-parameter shapes a grokking time is fitted by against the training fraction f —
 Paper C's formula with lambda_eff = c / f, a power law in 1/f and an exponential in f — with R^2
-and leave-one-fraction-out errors of ln Delta t (used by :mod:`grok_lib.paper_c.modadd`)."""
+and leave-one-fraction-out errors of ln Delta t (used by :mod:`grok_lib.paper_c.data_ratio`)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from scipy import optimize
 from ..config import need_choice
 
 
-KINDS = ("formula", "power", "exponential")
+FORMS = ("formula", "power", "exponential")
 
 
 def log_g(lam) -> np.ndarray:
@@ -28,14 +28,14 @@ def log_g(lam) -> np.ndarray:
 
 @dataclass(frozen=True)
 class ShapeFit:
-    """A fitted shape: ``kind`` (KINDS) and its two parameters, ln Delta t = :meth:`log_predict`.
+    """A fitted shape: ``form`` (FORMS) and its two parameters, ln Delta t = :meth:`log_predict`.
 
     formula: (ln A, c); power: (ln B, alpha); exponential: (ln B, k). ``r2`` and ``rmse`` are over the
     fitted points, in ln Delta t; ``at_bound`` says the formula's c ended at the edge of its range
     (0 or the smallest fitted fraction), where the fit is degenerate.
     """
 
-    kind: str
+    form: str
     params: tuple[float, float]
     r2: float
     rmse: float
@@ -45,13 +45,13 @@ class ShapeFit:
     def log_predict(self, f) -> np.ndarray:
         f = np.asarray(f, dtype=np.float64)
         a, b = self.params
-        if self.kind == "formula":
+        if self.form == "formula":
             return a + log_g(b / f)
-        if self.kind == "power":
+        if self.form == "power":
             return a + b * np.log(1.0 / f)
-        if self.kind == "exponential":
+        if self.form == "exponential":
             return a - b * f
-        raise ValueError(f"kind must be one of {', '.join(KINDS)}, got {self.kind!r}")
+        raise ValueError(f"form must be one of {', '.join(FORMS)}, got {self.form!r}")
 
     def __call__(self, f) -> np.ndarray:
         """Predicted Delta t (inf where the formula says the fraction never groks)."""
@@ -59,9 +59,9 @@ class ShapeFit:
 
     def describe(self) -> str:
         a, b = self.params
-        if self.kind == "formula":
+        if self.form == "formula":
             return f"Δt = {math.exp(a):.3g}·g({b:.3g}/f)"
-        if self.kind == "power":
+        if self.form == "power":
             return f"Δt = {math.exp(a):.3g}·f^-{b:.3g}"
         return f"Δt = {math.exp(a):.3g}·exp(-{b:.3g} f)"
 
@@ -73,17 +73,17 @@ def _r2_rmse(y: np.ndarray, pred: np.ndarray) -> tuple[float, float]:
     return (1.0 - sse / sst if sst > 0 else 1.0), math.sqrt(sse / len(y))
 
 
-def fit_shape(kind: str, fractions, log_dt) -> ShapeFit:
-    """Least-squares fit of ``kind`` to (f, ln Delta t); at least three points with two distinct fractions."""
-    need_choice("kind", kind, KINDS)
+def fit_shape(form: str, fractions, log_dt) -> ShapeFit:
+    """Least-squares fit of ``form`` to (f, ln Delta t); at least three points with two distinct fractions."""
+    need_choice("form", form, FORMS)
     f, y = np.asarray(fractions, dtype=np.float64), np.asarray(log_dt, dtype=np.float64)
     ok = np.isfinite(f) & np.isfinite(y) & (f > 0)
     f, y = f[ok], y[ok]
     if len(f) < 3 or np.ptp(f) == 0:
         raise ValueError(f"a two-parameter fit needs at least 3 finite points at 2 distinct fractions, got {len(f)}")
     at_bound = False
-    if kind in ("power", "exponential"):
-        x = np.log(1.0 / f) if kind == "power" else -f
+    if form in ("power", "exponential"):
+        x = np.log(1.0 / f) if form == "power" else -f
         slope, intercept = np.polyfit(x, y, 1)
         params = (float(intercept), float(slope))
     else:
@@ -106,19 +106,19 @@ def fit_shape(kind: str, fractions, log_dt) -> ShapeFit:
             u = float(grid[i])
         c = u * f_min
         params = (float(np.mean(y - log_g(c / f))), c)
-    fit = ShapeFit(kind, params, math.nan, math.nan, len(f), at_bound)
+    fit = ShapeFit(form, params, math.nan, math.nan, len(f), at_bound)
     r2, rmse = _r2_rmse(y, fit.log_predict(f))
     return replace(fit, r2=r2, rmse=rmse)
 
 
-def leave_one_out(kind: str, fractions, log_dt) -> np.ndarray:
-    """Held-out errors: for each point, its ln Delta t minus the prediction of ``kind`` fitted to the others
+def leave_one_out(form: str, fractions, log_dt) -> np.ndarray:
+    """Held-out errors: for each point, its ln Delta t minus the prediction of ``form`` fitted to the others
     (-inf where a formula fit without it puts the divergence c at or above its fraction)."""
     f, y = np.asarray(fractions, dtype=np.float64), np.asarray(log_dt, dtype=np.float64)
     out = np.empty(len(f))
     for i in range(len(f)):
         keep = np.arange(len(f)) != i
-        out[i] = y[i] - float(fit_shape(kind, f[keep], y[keep]).log_predict(f[i]))
+        out[i] = y[i] - float(fit_shape(form, f[keep], y[keep]).log_predict(f[i]))
     return out
 
 

@@ -520,7 +520,7 @@ def train(config: LinearEstimatorConfig, progress: bool = True, callbacks=()) ->
     metrics |= theory_curves(config, r.s, r.d0, r.teacher, r.h, r.noise_sq, steps)
     for row, th in zip(crossings, theory_crossings(config, r.s, r.d0)):
         row |= th
-    meta = {"model": f"paper_c.{config.model}", "n_train": config.n_train, "lam_eff": config.lam_eff,
+    meta = {"n_train": config.n_train, "lam_eff": config.lam_eff,
             "grok_acc": theory.GROK_ACC, "crossings": crossings,
             "crossing_resolution": f"{CROSSING_RTOL:g} relative" if config.model == "linear" else "record grid",
             "teacher_sq": float((data.teacher**2).sum()), "l0": float((r.d0**2).sum() / config.d_out),

@@ -27,7 +27,7 @@ WD_SMALL = 0.1  #: gamma d_out / (2 lambda-minus) <= this: the formula's small-g
 WD_BAND = (0.8, 1.25)  #: simulated plateau / the paper's formula
 WD_SPREAD = 1.25  #: max/min of those ratios: the lambda and gamma dependence hold up to one prefactor
 #: C.wd.limits is judged on this many seeds (data and initialisation): the book's and WD_SEEDS - 1 claim-only further
-#: seeds of its small-gamma runs (setup.wd_seed_configs); its verdict is theirs in common, partly where they differ.
+#: seeds of its small-gamma runs (chapter_runs.wd_seed_configs); its verdict is theirs in common, partly where they differ.
 WD_SEEDS = 3
 PEAK_RANGE = (20, 100)  #: "a peak near d_out ~ 50"
 PEAK_SE = 2.0  #: the peak must beat both ends by this many standard errors (seed mean)

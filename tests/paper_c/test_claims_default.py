@@ -8,7 +8,7 @@ from grok_lib.paper_c import checks as CK
 from grok_lib.paper_c import checks_beyond as CKN
 from grok_lib.paper_c import checks_wd_dout as CKW
 from grok_lib.paper_c import claims as claims_c
-from grok_lib.paper_c import setup
+from grok_lib.paper_c import chapter_runs
 
 #: The verdicts the book records for the default profile (book/claims/paper_c/*.json, written by the notebooks;
 #: the measured numbers are in each record): the one place a verdict is kept.
@@ -17,15 +17,17 @@ RECORDED = {r["id"]: r["verdict"] for r in claims.load_records() if r["paper"] =
 
 @pytest.mark.train
 def test_default_profile_verdicts():
-    curves, times = setup.loss_curves().histories, setup.grok_time().histories
-    noise_run, nets = setup.label_noise(), setup.nets().histories
-    noise, wd = noise_run.histories, setup.weight_decay()
+    curves, times = chapter_runs.loss_curves().histories, chapter_runs.grok_time().histories
+    noise_run, nets = chapter_runs.label_noise(), chapter_runs.nets().groups
+    noise, wd = noise_run.groups, chapter_runs.weight_decay()
+    (two_layer,), (tanh,), (full,) = nets["two_layer"], nets["tanh"], noise["full"]
+    tuned = CKN.tuned_noise_runs(noise["fractions"], noise_run.claim_histories)
     results = [CK.evaluate_dynamics(curves), CK.evaluate_mp(curves), CK.evaluate_accuracy_law(curves),
                CK.evaluate_plateau(curves), CK.evaluate_formula(times),
-               CK.evaluate_divergence(times), CKW.evaluate_weight_decay(wd.histories + wd.claim_histories),
-               CKW.evaluate_d_out(setup.d_out().histories), CKN.evaluate_two_layer(nets[0]),
-               CKN.evaluate_tanh(nets[1]), CKN.evaluate_noise(noise), CKN.evaluate_tuned_noise(CKN.tuned_noise_runs(noise + noise_run.claim_histories)),
-               CKN.evaluate_tuned_noise_full(noise[-1]), CKN.evaluate_data_ratio(setup.modadd_data_ratio().histories)]
+               CK.evaluate_divergence(times), CKW.evaluate_weight_decay(wd.histories, wd.claim_histories),
+               CKW.evaluate_d_out(chapter_runs.d_out().histories), CKN.evaluate_two_layer(two_layer),
+               CKN.evaluate_tanh(tanh), CKN.evaluate_noise(noise_run.histories), CKN.evaluate_tuned_noise(tuned),
+               CKN.evaluate_tuned_noise_full(full), CKN.evaluate_data_ratio(chapter_runs.modadd_data_ratio().histories)]
     # as the book records them: a verdict holds only where every measured arithmetic gives it
     got = {r.claim.id: r.verdict for r in envelope_verdicts.across_arithmetic(results)}
     compared = envelope_verdicts.measured_here(RECORDED)  # in other arithmetic: the claims measured there as graded now

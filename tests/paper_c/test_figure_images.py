@@ -12,10 +12,11 @@ import numpy as np
 import pytest
 
 from grok_lib import provenance, style
+from grok_lib.chapters import flat
 from grok_lib.history import History
-from grok_lib.paper_c import config as C, figures, modadd, plots
+from grok_lib.paper_c import config as C, data_ratio, key_numbers, plots
 from grok_lib.paper_c import simulate as sim
-from grok_lib.paper_c.setup import noise_configs
+from grok_lib.paper_c.chapter_runs import net_runs, noise_runs
 
 from image_compare import COMPARE, changed_style_is_caught
 
@@ -39,7 +40,7 @@ def trained(config):
 def data_ratio_runs(fractions=(0.3, 0.4, 0.5, 0.6, 0.7), seeds=(0, 1, 2), epochs=3000):
     """MLP-like histories: train accuracy reaches 1 at step 100, test accuracy crosses the level at a Δt
     falling with the training fraction f as 40 / (f - 0.2) (seed-to-seed spread of 5%)."""
-    base = modadd.data_ratio_configs("ci")[0].to_dict()
+    base = data_ratio.data_ratio_configs("ci")[0].to_dict()
     runs = []
     for f in fractions:
         for seed in seeds:
@@ -53,20 +54,20 @@ def data_ratio_runs(fractions=(0.3, 0.4, 0.5, 0.6, 0.7), seeds=(0, 1, 2), epochs
 
 
 def agreement(hs):
-    return plots.figure_agreement(hs, [figures.agreement_errors(h) for h in hs])
+    return plots.figure_agreement(hs, [key_numbers.agreement_errors(h) for h in hs])
 
 
 #: figure name -> a function drawing it as its notebook does
 FIGURES = {
     "loss_curves": lambda: plots.figure_loss_curves(train(C.curve_configs("ci"))),
     "agreement": lambda: agreement(train(C.curve_configs("ci"))),
-    "grok_time": lambda: plots.figure_grok_time(**figures.grok_time_data(train(C.grok_time_configs("ci")))),
-    "weight_decay": lambda: (lambda hs: plots.figure_weight_decay(hs, **figures.weight_decay_data(hs)))(
+    "grok_time": lambda: plots.figure_grok_time(**key_numbers.grok_time_data(train(C.grok_time_configs("ci")))),
+    "weight_decay": lambda: (lambda hs: plots.figure_weight_decay(hs, **key_numbers.weight_decay_data(hs)))(
         train(C.weight_decay_configs("ci"))),
-    "d_out": lambda: plots.figure_d_out(**figures.d_out_data(train(C.d_out_configs("ci")))),
-    "nets": lambda: plots.figure_nets(train(C.net_configs("ci"))),
-    "label_noise": lambda: plots.figure_label_noise(train(noise_configs("ci"))),
-    "modadd_data_ratio": lambda: (lambda hs: plots.figure_data_ratio(hs, modadd.measure_data_ratio(hs)))(
+    "d_out": lambda: plots.figure_d_out(**key_numbers.d_out_data(train(C.d_out_configs("ci")))),
+    "nets": lambda: plots.figure_nets(train(flat(net_runs("ci")))),
+    "label_noise": lambda: plots.figure_label_noise(train(flat(noise_runs("ci")))),
+    "modadd_data_ratio": lambda: (lambda hs: plots.figure_data_ratio(hs, data_ratio.measure_data_ratio(hs)))(
         data_ratio_runs()),
 }
 

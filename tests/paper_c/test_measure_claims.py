@@ -15,6 +15,7 @@ from grok_lib.paper_c import thresholds as TH
 from grok_lib.paper_c import config as cc
 from grok_lib.paper_c import measure as me
 from grok_lib.paper_c import simulate as sim
+from grok_lib.paper_c.chapter_runs import net_runs
 
 
 def fake(crossings, eps=1e-3, **config):
@@ -70,7 +71,7 @@ def runs():
         "grok": train(cc.grok_time_configs(prof, lams=(0.1, 0.3, 0.5), grok_eps=(1e-5, 1e-8))),
         "wd": train(cc.weight_decay_configs(prof, lams=(0.3, 0.5), gammas=(1e-3,), steps=200_000)),
         "d_out": train(cc.d_out_configs(prof, d_outs=(1, 3, 5), seeds=(0, 1), steps=10**6)),
-        "nets": train(cc.net_configs(prof)),
+        "nets": {name: train(cs) for name, cs in net_runs(prof).items()},
         "noise": train(cc.noise_configs(prof, lam=0.3)),
         "noise_full": train([cc.noise_full_config(prof)]),
     }
@@ -80,11 +81,12 @@ def test_every_evaluator_returns_a_result(runs):
     results = [
         CK.evaluate_dynamics(runs["curves"]), CK.evaluate_mp(runs["curves"]), CK.evaluate_accuracy_law(runs["curves"]),
         CK.evaluate_formula(runs["grok"]), CK.evaluate_divergence(runs["grok"]), CK.evaluate_plateau(runs["curves"]),
-        CKW.evaluate_weight_decay(runs["wd"]), CKW.evaluate_d_out(runs["d_out"]), CKN.evaluate_two_layer(runs["nets"][0]),
-        CKN.evaluate_tanh(runs["nets"][1]), CKN.evaluate_noise(runs["noise"]), CKN.evaluate_tuned_noise([runs["noise"][-1]]),
+        CKW.evaluate_weight_decay(runs["wd"]), CKW.evaluate_d_out(runs["d_out"]),
+        CKN.evaluate_two_layer(*runs["nets"]["two_layer"]), CKN.evaluate_tanh(*runs["nets"]["tanh"]),
+        CKN.evaluate_noise(runs["noise"]), CKN.evaluate_tuned_noise([runs["noise"][-1]]),
         CKN.evaluate_tuned_noise_full(runs["noise_full"][0]),
     ]
-    # every claim on the linear student; the one on Part A's task is tested in test_modadd.py
+    # every claim on the linear student; the one on Part A's task is tested in test_data_ratio.py
     assert [r.claim.id for r in results] == [c.id for c in cl.CLAIMS if c.id != "C.modadd.data_ratio"]
     for r in results:
         assert isinstance(r, Result) and r.verdict in VERDICTS and r.measured
@@ -93,6 +95,6 @@ def test_every_evaluator_returns_a_result(runs):
 
 
 def test_formula_ratios_are_measured_not_assumed(runs):
-    ratios = CK.formula_ratios(runs["grok"])
+    ratios = me.formula_ratios(runs["grok"])
     assert set(ratios) == set(TH.FORMULA_EPS)
     assert all(r > 0 and math.isfinite(r) for rs in ratios.values() for r in rs)

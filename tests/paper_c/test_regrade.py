@@ -13,7 +13,6 @@ from grok_lib.paper_c import checks as CK
 from grok_lib.paper_c import checks_beyond as CKN
 from grok_lib.paper_c import checks_wd_dout as CKW
 from grok_lib.paper_c import config as cc
-from grok_lib.paper_c import figures
 from grok_lib.paper_c import measure as me
 from grok_lib.paper_c import readings
 from grok_lib.paper_c import simulate as sim
@@ -27,12 +26,12 @@ STEPS = np.concatenate([[0], STEPS])
 # --- the margin rule ------------------------------------------------------------------------------------------------
 def test_grade_needs_a_margin_below_the_threshold():
     ok, partly = 0.05, 0.25
-    assert CK._grade(0.04, ok, partly, TH.EDGE) == "reproduced"
-    assert CK._grade(0.047, ok, partly, TH.EDGE) == "partly"  # within 10% of the threshold, below it
-    assert CK._grade(0.053, ok, partly, TH.EDGE) == "partly"  # within 10% of it, above
-    assert CK._grade(0.30, ok, partly, TH.EDGE) == "not reproduced"
-    assert CK._grade(math.nan, ok, partly, TH.EDGE) == "not reproduced"
-    assert CK._grade(0.047, ok, partly) == "reproduced"  # without the margin: the old rule
+    assert CK.grade(0.04, ok, partly, TH.EDGE) == "reproduced"
+    assert CK.grade(0.047, ok, partly, TH.EDGE) == "partly"  # within 10% of the threshold, below it
+    assert CK.grade(0.053, ok, partly, TH.EDGE) == "partly"  # within 10% of it, above
+    assert CK.grade(0.30, ok, partly, TH.EDGE) == "not reproduced"
+    assert CK.grade(math.nan, ok, partly, TH.EDGE) == "not reproduced"
+    assert CK.grade(0.047, ok, partly) == "reproduced"  # without the margin: the old rule
 
 
 def test_in_band_needs_a_margin_from_both_ends():
@@ -173,8 +172,8 @@ def _wd_seed(seed: int, low: float, high: float = 1.0) -> list[History]:
 
 
 def test_weight_decay_is_judged_on_every_seed():
-    assert not CKW.wd_small(_wd(0, 0.7, 1e-2, 1, 1)) and CKW.wd_small(_wd(0, 0.7, 1e-3, 1, 1))
-    clear = CKW.evaluate_weight_decay(_wd_seed(0, 0.95) + _wd_seed(1, 0.93) + _wd_seed(2, 0.97, 1.05))
+    assert not me.wd_small(_wd(0, 0.7, 1e-2, 1, 1)) and me.wd_small(_wd(0, 0.7, 1e-3, 1, 1))
+    clear = CKW.evaluate_weight_decay(_wd_seed(0, 0.95), _wd_seed(1, 0.93) + _wd_seed(2, 0.97, 1.05))
     assert clear.verdict == "reproduced" and "reproduced for all 3 seeds" in clear.measured
     # the measured text names each seed's lowest and highest ratio, and the book's seed's runs one by one
     for text in ("seed 0 (reproduced): 4 ratios from 0.950", "seed 1 (reproduced): 4 ratios from 0.930",
@@ -183,22 +182,22 @@ def test_weight_decay_is_judged_on_every_seed():
         assert text in clear.measured
     assert "λ=0.7" not in clear.measured  # the run outside the small-gamma regime is not graded
     # one seed inside the margin (0.87 < 0.8 x 1.1), the others clear: the seeds disagree, so partly
-    edge = CKW.evaluate_weight_decay(_wd_seed(0, 0.95) + _wd_seed(1, 0.87) + _wd_seed(2, 0.95))
+    edge = CKW.evaluate_weight_decay(_wd_seed(0, 0.95), _wd_seed(1, 0.87) + _wd_seed(2, 0.95))
     assert edge.verdict == "partly" and "reproduced on 2 of 3 seeds (reproduced 2, partly 1)" in edge.measured
     assert "seed 1 (partly): 4 ratios from 0.870 (L_gen λ=0.5 γ=0.01)" in edge.measured
     # the book's seed alone would be reproduced: a verdict on one seed hides the others
     assert CKW.evaluate_weight_decay(_wd_seed(0, 0.95)).verdict == "reproduced"
     # one seed far off (spread 2): still partly over the seeds, since the others reproduce it
-    assert CKW.evaluate_weight_decay(_wd_seed(0, 0.95) + _wd_seed(1, 0.5)).verdict == "partly"
+    assert CKW.evaluate_weight_decay(_wd_seed(0, 0.95), _wd_seed(1, 0.5)).verdict == "partly"
     # every seed inside the margin: partly; every seed off the band with a large spread: not reproduced
-    assert CKW.evaluate_weight_decay(_wd_seed(0, 0.86) + _wd_seed(1, 0.87)).verdict == "partly"
-    assert CKW.evaluate_weight_decay(_wd_seed(0, 0.5) + _wd_seed(1, 0.6)).verdict == "not reproduced"
+    assert CKW.evaluate_weight_decay(_wd_seed(0, 0.86), _wd_seed(1, 0.87)).verdict == "partly"
+    assert CKW.evaluate_weight_decay(_wd_seed(0, 0.5), _wd_seed(1, 0.6)).verdict == "not reproduced"
     assert CKW.evaluate_weight_decay([_wd(0, 0.7, 1e-2, 1, 1)]).verdict == "not reproduced"  # nothing to grade
 
 
 def test_weight_decay_seeds_are_graded_whatever_their_order():
     hs = _wd_seed(0, 0.95) + _wd_seed(2, 0.87) + _wd_seed(1, 0.96)
-    result = CKW.evaluate_weight_decay(hs)
+    result = CKW.evaluate_weight_decay(hs[:3], hs[3:])
     assert result.verdict == "partly" and "over seeds 0, 1, 2" in result.measured
     assert result.measured.index("seed 1 (") < result.measured.index("seed 2 (")
     assert list(CKW.weight_decay_seed_ratios(hs)) == [0, 1, 2]
@@ -206,17 +205,26 @@ def test_weight_decay_seeds_are_graded_whatever_their_order():
 
 def test_the_weight_decay_page_reads_the_seeds():
     hs = _wd_seed(0, 0.95) + _wd_seed(1, 0.79, 0.96) + _wd_seed(2, 0.9)  # seed 1: off the band, spread 1.22
-    rows = figures.weight_decay_seed_table(hs)
+    rows = readings.weight_decay_seed_table(hs[:3], hs[3:])
     assert [(r["seed"], r["lowest ratio"], r["verdict"]) for r in rows] == [
         (0, 0.95, "reproduced"), (1, 0.79, "partly"), (2, 0.9, "reproduced")]
-    glue = readings.weight_decay_reading(hs, CKW.evaluate_weight_decay(hs))
+    glue = readings.weight_decay_reading(hs[:3], hs[3:], CKW.evaluate_weight_decay(hs[:3], hs[3:]))
     assert glue["wd_verdict"] == "partly" and glue["wd_seeds"] == "3" and glue["wd_other_seeds"] == "1, 2"
     assert glue["wd_lowest"] == "0.950" and glue["wd_lowest_all"] == "0.790"  # the book's seed's, and all seeds'
     assert glue["wd_seed_lowest"] == "0.950 (seed 0), 0.790 (seed 1), 0.900 (seed 2)"
     assert glue["wd_lowest_all_place"] == "below the band's lower end" and "seed 1" in glue["wd_lowest_all_at"]
-    inside = readings.weight_decay_reading(_wd_seed(0, 0.85), CKW.evaluate_weight_decay(_wd_seed(0, 0.85)))
+    inside = readings.weight_decay_reading(_wd_seed(0, 0.85), [], CKW.evaluate_weight_decay(_wd_seed(0, 0.85)))
     assert inside["wd_lowest_all_place"] == "inside the band but within its margin"
     assert inside["wd_other_seeds"] == "none"
+
+
+def test_the_book_seed_is_the_shown_runs_whatever_seed_they_have():
+    shown, further = _wd_seed(1, 0.95), _wd_seed(0, 0.96) + _wd_seed(2, 0.9)  # a rerun at data seed 1
+    assert "Run by run, seed 1" in CKW.evaluate_weight_decay(shown, further).measured
+    glue = readings.weight_decay_reading(shown, further, CKW.evaluate_weight_decay(shown, further))
+    assert glue["wd_other_seeds"] == "0, 2" and glue["wd_lowest"] == "0.950"
+    with pytest.raises(ValueError):  # the chapter's own runs share one seed
+        CKW.shown_seed(_wd_seed(0, 0.95) + _wd_seed(1, 0.95))
 
 
 def test_the_weight_decay_seeds_are_trained_with_the_book_and_drawn_in_no_figure():
@@ -225,10 +233,10 @@ def test_the_weight_decay_seeds_are_trained_with_the_book_and_drawn_in_no_figure
     chapter = chapters.chapter("paper_c", "weight_decay")
     figure = chapter.runs("default")
     extra = chapter.claim_runs(figure)
-    small = [c for c in figure if CKW.wd_small_at(c.lam_eff, c.gamma, c.d_out)]
+    small = [c for c in figure if me.wd_small_at(c.lam_eff, c.gamma, c.d_out)]
     assert len(small) == 5 and len(extra) == (TH.WD_SEEDS - 1) * len(small)
     assert all(c in chapters.book_configs("default") for c in extra)
-    assert not any(c in ch.runs("default") for c in extra for ch in chapters.chapters("paper_c"))
+    assert not any(c in chapters.flat(ch.runs("default")) for c in extra for ch in chapters.chapters("paper_c"))
     # the same runs as the book's small-gamma ones, at seeds 1 and 2 of both the data and the initialisation
     assert {(c.data_seed, c.init_seed) for c in extra} == {(1, 1), (2, 2)}
     for k in (1, 2):
@@ -274,7 +282,7 @@ def test_a_cap_turns_a_growing_delta_t_into_a_peak():
     hs = [History(steps=np.array([0, 1]), metrics={}, config={"d_out": d, "eps": 1e-3},
                   meta={"crossings": [{"eps": 1e-3, "t_train": 100 * d, "t_test": 20_000 * d}]})
           for d in (1, 10, 50, 100)]
-    table = CKW.capped_d_out_table(hs, cap=1_000_000)
+    table = me.capped_d_out_seed_means(hs, cap=1_000_000)
     assert [table[d][4] for d in (1, 10, 50, 100)] == [0, 0, 0, 1]
     assert "peaks at d_out = 50 (interior)" in CKW.capped_peak_text(hs, cap=1_000_000)
     assert "(an end of the range)" in CKW.capped_peak_text(hs, cap=10**9)
@@ -301,26 +309,27 @@ def test_the_tuned_noise_runs_are_the_sigma_star_run_and_its_further_seeds():
     def run(seed, lam, sigma):
         return History(steps=np.array([0]), metrics={}, config={"data_seed": seed, "lam": lam, "label_noise": sigma})
 
-    hs = [run(0, 0.5, 0.0), run(0, 0.5, 0.007), run(0, 0.5, 0.015), run(0, 0.3, 0.018), run(1, 0.5, 0.015),
-          run(2, 0.5, 0.015)]
-    assert CKN.tuned_noise_runs(hs) == [hs[2], hs[4], hs[5]]
+    fractions = [run(0, 0.5, 0.0), run(0, 0.5, 0.007), run(0, 0.5, 0.015)]
+    further = [run(1, 0.5, 0.015), run(2, 0.5, 0.015)]
+    assert CKN.tuned_noise_runs(fractions, further) == [fractions[2], *further]
+    assert CKN.tuned_noise_runs(fractions[:2], further) == further  # a rerun without fraction 1: its seeds only
 
 
 def test_the_claim_only_seeds_are_trained_with_the_book_and_drawn_in_no_figure():
     from grok_lib import chapters
-    from grok_lib.paper_c import setup
+    from grok_lib.paper_c import chapter_runs
 
     chapter = chapters.chapter("paper_c", "label_noise")
     extra = chapter.claim_runs(chapter.runs("default"))
-    assert len(extra) == setup.TUNED_NOISE_SEEDS and all(c in chapters.book_configs("default") for c in extra)
-    assert not any(c in ch.runs("default") for c in extra for ch in chapters.chapters("paper_c"))
+    assert len(extra) == chapter_runs.TUNED_NOISE_SEEDS and all(c in chapters.book_configs("default") for c in extra)
+    assert not any(c in chapters.flat(ch.runs("default")) for c in extra for ch in chapters.chapters("paper_c"))
     assert {c.label_noise for c in extra} == {cc.noise_configs("default", (1.0,))[0].label_noise}
     # whatever fractions a rerun gives, the claim's runs are at sigma* (fraction 1)
-    assert setup.tuned_noise_seed_configs(setup.noise_configs("default", (0.0, 0.5))) == extra
+    assert chapter_runs.tuned_noise_seed_configs(chapter_runs.noise_runs("default", (0.0, 0.5))) == extra
 
 
 def test_an_empty_window_counts_against_a_claim():
-    assert math.isnan(CK._worst_of([0.01, math.nan])) and CK._worst_of([0.01, 0.03]) == 0.03
+    assert math.isnan(CK.worst_of([0.01, math.nan])) and CK.worst_of([0.01, 0.03]) == 0.03
     h = _dynamics_history(0.0, 0.0)
     h.metrics["theory_gen_loss"] = np.full(len(STEPS), 1e-6)  # below eps/4 from the start: nothing to judge
     h.metrics["theory_train_loss"] = np.full(len(STEPS), 1e-6)

@@ -65,7 +65,7 @@ from ..clocks import first_crossing
 from ..config import PROFILES as PROFILE_NAMES, ConfigError, need_choice, need_int, need_list_of_numbers, need_seeds
 from ..history import History
 from ..paper_a.config import ModAddConfig
-from .shape_fits import KINDS, fit_shape, leave_one_out, rms
+from .shape_fits import FORMS, fit_shape, leave_one_out, rms
 from .theory import GROK_ACC
 
 # --- the sweep ---------------------------------------------------------------------------------
@@ -206,8 +206,8 @@ class DataRatio:
     """The measurement: per-fraction points, the fits to the grokking fractions and their held-out errors."""
 
     fractions: tuple[FractionPoint, ...]
-    fits: dict  # kind -> ShapeFit (empty when fewer than 3 fractions grokked)
-    loo: dict  # kind -> leave-one-fraction-out errors of ln Delta t, in the order of ``fitted``
+    fits: dict  # form -> ShapeFit (empty when fewer than 3 fractions grokked)
+    loo: dict  # form -> leave-one-fraction-out errors of ln Delta t, in the order of ``fitted``
     level: float
     lr: float
     n_pairs: int
@@ -221,8 +221,8 @@ class DataRatio:
     def censored(self) -> tuple[FractionPoint, ...]:
         return tuple(p for p in self.fractions if not p.grokked)
 
-    def loo_rms(self, kind: str) -> float:
-        return rms(self.loo[kind]) if kind in self.loo else math.nan
+    def loo_rms(self, form: str) -> float:
+        return rms(self.loo[form]) if form in self.loo else math.nan
 
     def best_alternative(self) -> str | None:
         """The rival (power or exponential) with the smaller held-out error."""
@@ -257,8 +257,8 @@ def measure_data_ratio(histories: Sequence[History], level: float = LEVEL) -> Da
     y = np.array([p.log_mean for p in fitted])
     fits, loo = {}, {}
     if len(fitted) >= 3:
-        fits = {k: fit_shape(k, f, y) for k in KINDS}
+        fits = {k: fit_shape(k, f, y) for k in FORMS}
     if len(fitted) >= 4:
-        loo = {k: leave_one_out(k, f, y) for k in KINDS}
+        loo = {k: leave_one_out(k, f, y) for k in FORMS}
     p = int(histories[0].cfg.p)
     return DataRatio(points, fits, loo, level, float(histories[0].cfg.lr), p * (p + 1) // 2)

@@ -4,8 +4,11 @@ As in Part A: ``<figure>_table(histories)`` are the rows a notebook prints (nbva
 them; values are rounded so they print stably), ``<figure>_data(histories)`` is what the
 figure draws (so a notebook only calls and plots), and ``<figure>(histories)`` is its
 figure-regression reduction (named in its chapter's declaration, :mod:`grok_lib.paper_c.chapters`).
-The numbers the pages' prose quotes (``*_reading``) are in :mod:`grok_lib.paper_c.readings`; the figures of the
-two nets, label noise and Part A's task are in :mod:`grok_lib.paper_c.figures_beyond`.
+The numbers the pages' prose quotes (``*_reading``) and the weight-decay page's per-seed table with its
+verdicts are in :mod:`grok_lib.paper_c.readings`; the figures of the two nets, label noise and Part A's task are in
+:mod:`grok_lib.paper_c.numbers_beyond`, which reads the shared helpers here (:func:`curves`, :func:`as_int`,
+:func:`printed_loss`). The numbers are read off the runs by :mod:`grok_lib.paper_c.measure`; no checks module is
+imported here (the checks may read the measurements, never the reverse).
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ import numpy as np
 from ..figure_numbers import at_epochs, none_if_nan
 from ..history import History
 from ..tables import PRINT_FLOOR
-from . import checks, checks_wd_dout, measure, theory, thresholds
+from . import measure, theory, thresholds
 
 #: The steps at which the curves are guarded by figure regression.
 CURVE_STEPS = (10, 100, 1_000, 10_000, 100_000)
@@ -27,7 +30,7 @@ CURVE_STEPS = (10, 100, 1_000, 10_000, 100_000)
 LOSS_FLOOR = 1e-20
 
 
-def _loss(x: float):
+def printed_loss(x: float):
     """A loss as printed: three significant digits, or "< 1e-10" below the printed floor (tables.PRINT_FLOOR)."""
     return f"< {PRINT_FLOOR:.0e}" if abs(x) < PRINT_FLOOR else float(f"{x:.3g}")
 
@@ -41,7 +44,7 @@ def _tag(h: History) -> str:
     return tag + ("" if c.model == "linear" else f"/{c.model}")
 
 
-def _int(x) -> float | int:
+def as_int(x) -> float | int:
     """A step as an int; never reached (None, NaN or infinite) is NaN, which tables print as 'never'."""
     return math.nan if x is None or not math.isfinite(x) else int(round(x))
 
@@ -56,7 +59,8 @@ def _crossing_values(h: History) -> dict[str, float | None]:
     return values
 
 
-def _curves(histories: Sequence[History], names: Sequence[str]) -> dict[str, float | None]:
+def curves(histories: Sequence[History], names: Sequence[str]) -> dict[str, float | None]:
+    """Regression numbers of curves: ``names`` at CURVE_STEPS and every crossing, per run (tiny losses as None)."""
     values: dict[str, float | None] = {}
     for h in histories:
         present = [n for n in names if n in h.metrics]
@@ -72,12 +76,12 @@ def loss_curves_table(histories: Sequence[History]) -> list[dict]:
     for h in histories:
         row = measure.crossing(h)
         rows.append({"λ": h.cfg.lam, "N_tr": h.meta["n_train"],
-                     "t_train": _int(row["t_train"]), "t_test": _int(row["t_test"]),
-                     "Δt sim": _int(measure.grokking_time(h)),
-                     "Δt exact": _int(measure.theory_grokking_time(h)),
-                     "Δt MP": _int(measure.theory_grokking_time(h, which="mp")),
-                     "final L_tr": _loss(h.final('train_loss')),
-                     "final L_gen": _loss(h.final('gen_loss')),
+                     "t_train": as_int(row["t_train"]), "t_test": as_int(row["t_test"]),
+                     "Δt sim": as_int(measure.grokking_time(h)),
+                     "Δt exact": as_int(measure.theory_grokking_time(h)),
+                     "Δt MP": as_int(measure.theory_grokking_time(h, which="mp")),
+                     "final L_tr": printed_loss(h.final('train_loss')),
+                     "final L_gen": printed_loss(h.final('gen_loss')),
                      "final test acc": round(h.final("test_acc"), 3)})
     return rows
 
@@ -102,7 +106,7 @@ def agreement_table(histories: Sequence[History]) -> list[dict]:
     rows = []
     for h in histories:
         m, floor = h.metrics, thresholds.LOSS_FLOOR
-        ok = checks.until_saturation(m["theory_gen_loss"])
+        ok = measure.until_saturation(m["theory_gen_loss"])
         sim = [measure.max_relative_error(m[a], m[b], floor) for a, b in
                (("train_loss", "theory_train_loss"), ("gen_loss", "theory_gen_loss"))]
         mp = [float(measure.relative_error(m[f"mp_{k}_loss"][ok], m[f"theory_{k}_loss"][ok])
@@ -133,17 +137,17 @@ def grading_table(histories: Sequence[History]) -> list[dict]:
     the isotropic average and against the run's own D_0, and the accuracy law's largest binomial z."""
     rows = []
     for h in histories:
-        m, ok = h.metrics, checks.decided(h)
-        sim = max(checks._worst_in(m[a], m[b], ok) for a, b in (("train_loss", "theory_train_loss"),
+        m, ok = h.metrics, measure.decided(h)
+        sim = max(measure.worst_in(m[a], m[b], ok) for a, b in (("train_loss", "theory_train_loss"),
                                                                 ("gen_loss", "theory_gen_loss")))
         deep = max(measure.max_relative_error(m[a], m[b], thresholds.LOSS_FLOOR)
                    for a, b in (("train_loss", "theory_train_loss"), ("gen_loss", "theory_gen_loss")))
         iso = measure.isotropic_losses(h)
         iso_ok = measure.decided_window(*iso, thresholds.PAPER_EPS / 4)
-        mp_iso = max(checks._worst_in(m[f"mp_{k}_loss"], ref, iso_ok) for k, ref in zip(("train", "gen"), iso))
-        mp_one = max(checks._worst_in(m[f"mp_{k}_loss"], m[f"theory_{k}_loss"], ok) for k in ("train", "gen"))
-        dev = checks.accuracy_law_deviations(h)
-        rows.append({"λ": h.cfg.lam, "N_tr": h.meta["n_train"], "window ends at step": checks._last_step(h, ok),
+        mp_iso = max(measure.worst_in(m[f"mp_{k}_loss"], ref, iso_ok) for k, ref in zip(("train", "gen"), iso))
+        mp_one = max(measure.worst_in(m[f"mp_{k}_loss"], m[f"theory_{k}_loss"], ok) for k in ("train", "gen"))
+        dev = measure.accuracy_law_deviations(h)
+        rows.append({"λ": h.cfg.lam, "N_tr": h.meta["n_train"], "window ends at step": measure.last_step(h, ok),
                      "sim/exact in window": f"{sim:.2%}", f"sim/exact to {thresholds.LOSS_FLOOR:g}": f"{deep:.2%}",
                      "MP/isotropic": f"{mp_iso:.1%}", "MP/this D₀": f"{mp_one:.1%}",
                      "acc. law max z (train)": round(float(dev["train"][1].max()), 2),
@@ -155,7 +159,7 @@ def grading_table(histories: Sequence[History]) -> list[dict]:
 
 def loss_curves(histories: Sequence[History]) -> dict[str, float | None]:
     """Regression numbers: the losses and accuracies at fixed steps, every crossing."""
-    return _curves(histories, ("train_loss", "gen_loss", "test_loss", "train_acc", "test_acc", "theory_gen_loss",
+    return curves(histories, ("train_loss", "gen_loss", "test_loss", "train_acc", "test_acc", "theory_gen_loss",
                                "mp_gen_loss"))
 
 
@@ -170,7 +174,7 @@ def grok_time_data(histories: Sequence[History]) -> dict:
             "times": {e: [measure.grokking_time(h, e) for h in hs] for e in eps_all},
             "formula_lams": fine,
             "formula": [theory.grok_time_formula(x, hs[0].cfg.eta) for x in fine],
-            "ratios": checks.formula_ratios(hs, checked_eps(hs[0]))}
+            "ratios": measure.formula_ratios(hs, checked_eps(hs[0]))}
 
 
 def checked_eps(h: History) -> list[float]:
@@ -182,9 +186,9 @@ def grok_time_table(histories: Sequence[History]) -> list[dict]:
     """Per λ: the formula, and the simulated Δt and its ratio to the formula at each checked ε."""
     rows = []
     for h in sorted(histories, key=lambda h: h.cfg.lam):
-        row = {"λ": h.cfg.lam, "formula": _int(theory.grok_time_formula(h.meta["lam_eff"], h.cfg.eta))}
+        row = {"λ": h.cfg.lam, "formula": as_int(theory.grok_time_formula(h.meta["lam_eff"], h.cfg.eta))}
         for e in checked_eps(h):
-            row[f"Δt(ε={e:.0e})"] = _int(measure.grokking_time(h, e))
+            row[f"Δt(ε={e:.0e})"] = as_int(measure.grokking_time(h, e))
             row[f"ratio(ε={e:.0e})"] = round(measure.formula_ratio(h, e), 2)
         rows.append(row)
     return rows
@@ -217,25 +221,13 @@ def weight_decay_table(histories: Sequence[History]) -> list[dict]:
     rows = []
     for h in histories:
         lim = weight_decay_limits(h)
-        rows.append({"λ": h.cfg.lam, "γ": h.cfg.gamma, "small-γ regime": checks_wd_dout.wd_small(h),
-                     "final L_tr": _loss(h.final('train_loss')),
-                     "final L_gen": _loss(h.final('gen_loss')),
+        rows.append({"λ": h.cfg.lam, "γ": h.cfg.gamma, "small-γ regime": measure.wd_small(h),
+                     "final L_tr": printed_loss(h.final('train_loss')),
+                     "final L_gen": printed_loss(h.final('gen_loss')),
                      "L_tr / paper": _ratio(h.final("train_loss"), lim["paper"][0]),
                      "L_gen / paper": _ratio(h.final("gen_loss"), lim["paper"][1]),
                      "L_tr / ours": _ratio(h.final("train_loss"), lim["our convention"][0]),
                      "L_gen / ours": _ratio(h.final("gen_loss"), lim["our convention"][1])})
-    return rows
-
-
-def weight_decay_seed_table(histories: Sequence[History]) -> list[dict]:
-    """Per seed (C.wd.limits over seeds): the small-γ runs' lowest and highest ratio to the formula with the
-    teacher's norm, which loss and run each is, their spread and the seed's own verdict."""
-    rows = []
-    for seed, ratios in checks_wd_dout.weight_decay_seed_ratios(histories).items():
-        lo, hi = min(ratios, key=lambda x: x[1]), max(ratios, key=lambda x: x[1])
-        rows.append({"seed": seed, "small-γ runs": len(ratios) // 2, "lowest ratio": round(lo[1], 3), "lowest at": lo[0],
-                     "highest ratio": round(hi[1], 3), "highest at": hi[0], "max/min": round(hi[1] / lo[1], 3),
-                     "verdict": checks_wd_dout.grade_weight_decay([r for _, r in ratios])})
     return rows
 
 
@@ -250,13 +242,13 @@ def weight_decay_data(histories: Sequence[History]) -> dict:
 
 def weight_decay(histories: Sequence[History]) -> dict[str, float | None]:
     """Regression numbers: the losses at fixed steps and the final plateaus."""
-    return _curves(histories, ("train_loss", "gen_loss"))
+    return curves(histories, ("train_loss", "gen_loss"))
 
 
 # --- Δt vs d_out --------------------------------------------------------------------------------------
 def d_out_data(histories: Sequence[History]) -> dict:
     """Seed means and standard errors of Δt and Δt/d_out, and the isotropic theory's Δt/d_out."""
-    table = checks_wd_dout.d_out_table(histories)
+    table = measure.d_out_seed_means(histories)
     ds = list(table)
     return {"d_outs": ds, "mean": [table[d][0] for d in ds], "sem": [table[d][1] for d in ds],
             "scaled_mean": [table[d][2] for d in ds], "scaled_sem": [table[d][3] for d in ds],
@@ -265,17 +257,17 @@ def d_out_data(histories: Sequence[History]) -> dict:
 
 def d_out_table(histories: Sequence[History]) -> list[dict]:
     """Per d_out: Δt (seed mean ± standard error), Δt / d_out, and the theory's Δt / d_out."""
-    return [{"d_out": d, "Δt": _int(m), "± se": _int(se), "Δt / d_out": _int(ms), "± se ": _int(ses),
-             "theory Δt / d_out": _int(th / d)}
-            for d, (m, se, ms, ses, th) in checks_wd_dout.d_out_table(histories).items()]
+    return [{"d_out": d, "Δt": as_int(m), "± se": as_int(se), "Δt / d_out": as_int(ms), "± se ": as_int(ses),
+             "theory Δt / d_out": as_int(th / d)}
+            for d, (m, se, ms, ses, th) in measure.d_out_seed_means(histories).items()]
 
 
 def d_out_capped_table(histories: Sequence[History], cap: int = thresholds.STEP_CAP) -> list[dict]:
     """Per d_out (seed means): t_train, t_test, Δt, and Δt as a run stopped at ``cap`` steps would record it
     (the hypothesis beside C.dout.peak; not the figure's numbers)."""
-    return [{"d_out": d, "t_train": _int(tr), "t_test": _int(te), "Δt": _int(dt), f"Δt, runs stopped at {cap:.0e}": _int(cdt),
+    return [{"d_out": d, "t_train": as_int(tr), "t_test": as_int(te), "Δt": as_int(dt), f"Δt, runs stopped at {cap:.0e}": as_int(cdt),
              "seeds crossing after the cap": n}
-            for d, (tr, te, dt, cdt, n) in checks_wd_dout.capped_d_out_table(histories, cap).items()]
+            for d, (tr, te, dt, cdt, n) in measure.capped_d_out_seed_means(histories, cap).items()]
 
 
 def d_out(histories: Sequence[History]) -> dict[str, float | None]:

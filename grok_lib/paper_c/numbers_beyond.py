@@ -1,32 +1,39 @@
 """The key numbers of Part C's figures beyond the linear student: of the two nets, of label noise and of Paper C's question asked of Part A's
 task (the training fraction): their tables, the data they draw and their figure-regression reductions, as in
-:mod:`grok_lib.paper_c.figures` (which holds the shared helpers). The numbers the pages' prose quotes are in
+:mod:`grok_lib.paper_c.key_numbers` (which holds the shared helpers). The numbers the pages' prose quotes are in
 :mod:`grok_lib.paper_c.readings`."""
 
 from __future__ import annotations
 
 import math
-from typing import Sequence
+from typing import Mapping, Sequence
 
 import numpy as np
 
 from ..history import History
-from . import measure, modadd, shape_fits, theory
-from .figures import _curves, _int, _loss
+from . import data_ratio, measure, shape_fits, theory
+from .key_numbers import as_int, curves, printed_loss
 
 
 # --- the two nets ---------------------------------------------------------------------------------------
-def nets_table(histories: Sequence[History]) -> list[dict]:
-    """Per net: simulated and rescaled-theory crossings, and the end of training."""
-    rows = []
-    for h in histories:
-        c, row = h.cfg, measure.crossing(h)
-        rows.append({"model": c.model.replace("_", " "), "shape": f"{c.d_in}-{c.hidden}-{c.d_out}",
-                     "t_train": _int(row["t_train"]), "theory t_train": _int(row.get("theory_t_train")),
-                     "t_test": _int(row["t_test"]), "theory t_test": _int(row.get("theory_t_test")),
-                     "final test loss": _loss(h.final('test_loss')),
-                     "final test acc": round(h.final("test_acc"), 3)})
-    return rows
+def _net_row(h: History) -> dict:
+    c, row = h.cfg, measure.crossing(h)
+    return {"model": c.model.replace("_", " "), "shape": f"{c.d_in}-{c.hidden}-{c.d_out}",
+            "t_train": as_int(row["t_train"]), "theory t_train": as_int(row.get("theory_t_train")),
+            "t_test": as_int(row["t_test"]), "theory t_test": as_int(row.get("theory_t_test")),
+            "final test loss": printed_loss(h.final('test_loss')),
+            "final test acc": round(h.final("test_acc"), 3)}
+
+
+def net_rows(groups: Mapping[str, Sequence[History]]) -> dict[str, dict]:
+    """The nets chapter's named groups (``two_layer``, ``tanh``; one run each) -> each net's simulated and
+    rescaled-theory crossings and the end of its training."""
+    return {name: _net_row(h) for name, (h,) in groups.items()}
+
+
+def nets_table(groups: Mapping[str, Sequence[History]]) -> list[dict]:
+    """Printable rows of :func:`net_rows`, one per net, in the groups' order."""
+    return list(net_rows(groups).values())
 
 
 def two_layer_clock(h: History) -> dict:
@@ -57,9 +64,9 @@ def two_layer_clock_table(h: History, steps=(0, 10, 25, 50, 100)) -> list[dict]:
              "/ 1/(2 d_out)": round(float(clock["gram"][t]) / clock["assumed"], 2)} for t, label in marks]
 
 
-def nets(histories: Sequence[History]) -> dict[str, float | None]:
-    """Regression numbers: the curves at fixed steps and the crossings."""
-    return _curves(histories, ("train_loss", "test_loss", "train_acc", "test_acc"))
+def nets(groups: Mapping[str, Sequence[History]]) -> dict[str, float | None]:
+    """Regression numbers of the nets chapter's named groups: the curves at fixed steps and the crossings."""
+    return curves([*groups["two_layer"], *groups["tanh"]], ("train_loss", "test_loss", "train_acc", "test_acc"))
 
 
 # --- label noise --------------------------------------------------------------------------------------
@@ -71,10 +78,10 @@ def label_noise_table(histories: Sequence[History]) -> list[dict]:
         lim_tr, lim_gen = theory.noise_fit_limits(h.meta["lam_eff"], c.label_noise)
         gap = (abs(row["t_train"] - row["t_test"]) / row["t_test"]
                if row["t_train"] is not None and row["t_test"] is not None else math.nan)
-        rows.append({"λ": c.lam, "σ_n": float(f"{c.label_noise:.3g}"), "t_train": _int(row["t_train"]),
-                     "t_test": _int(row["t_test"]), "gap / t_test": round(gap, 3),
-                     "final L_tr": _loss(h.final('train_loss')), "σₙ²(1-λ)": float(f"{lim_tr:.3g}"),
-                     "final L_gen": _loss(h.final('gen_loss')), "σₙ²λ/(1-λ)": float(f"{lim_gen:.3g}")})
+        rows.append({"λ": c.lam, "σ_n": float(f"{c.label_noise:.3g}"), "t_train": as_int(row["t_train"]),
+                     "t_test": as_int(row["t_test"]), "gap / t_test": round(gap, 3),
+                     "final L_tr": printed_loss(h.final('train_loss')), "σₙ²(1-λ)": float(f"{lim_tr:.3g}"),
+                     "final L_gen": printed_loss(h.final('gen_loss')), "σₙ²λ/(1-λ)": float(f"{lim_gen:.3g}")})
     return rows
 
 
@@ -86,21 +93,21 @@ def tuned_noise_table(histories: Sequence[History]) -> list[dict]:
         gap = (abs(row["t_train"] - row["t_test"]) / row["t_test"]
                if row["t_train"] is not None and row["t_test"] is not None else math.nan)
         rows.append({"seed": h.cfg.data_seed, "σ_n": float(f"{h.cfg.label_noise:.3g}"),
-                     "t_train": _int(row["t_train"]), "t_test": _int(row["t_test"]), "gap / t_test": round(gap, 3),
+                     "t_train": as_int(row["t_train"]), "t_test": as_int(row["t_test"]), "gap / t_test": round(gap, 3),
                      "final L_gen": float(f"{h.final('gen_loss'):.4g}"), "ε/4": h.cfg.eps / 4})
     return rows
 
 
-def label_noise(histories: Sequence[History]) -> dict[str, float | None]:
-    """Regression numbers: the curves at fixed steps and the crossings."""
-    return _curves(histories, ("train_loss", "gen_loss", "train_acc", "test_acc"))
+def label_noise(groups: Mapping[str, Sequence[History]]) -> dict[str, float | None]:
+    """Regression numbers of the label-noise chapter's named groups: the curves at fixed steps and the crossings."""
+    return curves([*groups["fractions"], *groups["full"]], ("train_loss", "gen_loss", "train_acc", "test_acc"))
 
 
 # --- Paper C's question on Part A's task: Δt vs the training fraction -------------------------------
-def data_ratio_table(histories: Sequence[History], level: float = modadd.LEVEL) -> list[dict]:
+def data_ratio_table(histories: Sequence[History], level: float = data_ratio.LEVEL) -> list[dict]:
     """One printable row per training fraction: epochs, seeds grokked, t_train, Delta t per seed (">N" when
     censored), their geometric mean, lambda_eff = c/f from the formula fit, and each fit's prediction."""
-    m = modadd.measure_data_ratio(histories, level)
+    m = data_ratio.measure_data_ratio(histories, level)
     c = m.fits["formula"].params[1] if "formula" in m.fits else math.nan
     rows = []
     for p in m.fractions:
@@ -109,22 +116,22 @@ def data_ratio_table(histories: Sequence[History], level: float = modadd.LEVEL) 
             "train_frac": p.train_frac,
             "epochs": max(r.epochs for r in p.runs),
             "grokked": f"{p.n_grokked}/{len(p.runs)}",
-            "t_train": _int(float(np.mean(t_tr))) if t_tr else math.nan,
+            "t_train": as_int(float(np.mean(t_tr))) if t_tr else math.nan,
             "Δt per seed": ", ".join(f"{r.dt:.0f}" if not r.censored else f">{r.lower_bound:.0f}" for r in p.runs),
-            "Δt geo-mean": _int(p.geo_mean) if p.grokked else math.nan,
+            "Δt geo-mean": as_int(p.geo_mean) if p.grokked else math.nan,
             "λ_eff": round(c / p.train_frac, 3) if math.isfinite(c) else math.nan,
         }
         for k, fit in m.fits.items():
             pred = float(fit(p.train_frac))
-            row[f"{k} fit"] = _int(pred) if math.isfinite(pred) else "never"
+            row[f"{k} fit"] = as_int(pred) if math.isfinite(pred) else "never"
         rows.append(row)
     return rows
 
 
-def data_ratio_fit_table(histories: Sequence[History], level: float = modadd.LEVEL) -> list[dict]:
+def data_ratio_fit_table(histories: Sequence[History], level: float = data_ratio.LEVEL) -> list[dict]:
     """One printable row per fit: its formula, R^2 and RMS error of ln Delta t on the fitted fractions, and
     the leave-one-fraction-out RMS error and the held-out error at the smallest fitted fraction."""
-    m = modadd.measure_data_ratio(histories, level)
+    m = data_ratio.measure_data_ratio(histories, level)
     rows = []
     for k, fit in m.fits.items():
         loo = m.loo.get(k)
@@ -143,7 +150,7 @@ def data_ratio_fit_table(histories: Sequence[History], level: float = modadd.LEV
 
 def data_ratio_numbers(histories: Sequence[History]) -> dict[str, float | None]:
     """The key numbers for figure regression: Delta t per (fraction, seed) and each fit's parameters."""
-    m = modadd.measure_data_ratio(histories)
+    m = data_ratio.measure_data_ratio(histories)
 
     def num(x: float) -> float | None:
         return float(x) if math.isfinite(x) else None

@@ -1,5 +1,9 @@
 """The one call each Part C notebook makes: its parameters in, configs and histories out.
 
+A chapter whose runs play different roles plans them as named groups (:data:`grok_lib.chapters.Runs`), which the
+notebook reads by name (``run.groups["tanh"]``): the nets chapter's ``two_layer`` and ``tanh`` (:func:`net_runs`),
+the label-noise chapter's ``fractions`` and ``full`` (:func:`noise_runs`).
+
 The positional parameters of each function are exactly the parameters of the notebook that
 calls it (its parameters cell assigns these names; anything else is an unknown parameter, see
 :func:`grok_lib.notebook.parameters`); every one left at None takes the profile's value (or the
@@ -12,10 +16,10 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .. import recorded as recorded_runs
-from ..chapters import with_claim_runs
+from ..chapters import shaped, with_claim_runs
 from ..history import History
 from ..notebook import Run, start
-from . import checks_wd_dout, config as C, modadd
+from . import config as C, data_ratio, measure
 from .thresholds import WD_SEEDS
 
 
@@ -47,9 +51,9 @@ def grok_time(profile: str = "default", lams=None, d_in=None, eta=None, data_see
 
 def wd_seed_configs(configs: list) -> list:
     """C.wd.limits's claim-only runs (no figure draws them): the small-gamma runs of the weight-decay chapter's
-    ``configs`` (checks_wd_dout.wd_small_at) at data and init seeds base + 1 ... base + WD_SEEDS - 1, seeds outermost.
+    ``configs`` (measure.wd_small_at) at data and init seeds base + 1 ... base + WD_SEEDS - 1, seeds outermost.
     The base seed's lowest ratio sits on the edge of the band's margin, so one seed cannot decide the verdict."""
-    return further_seeds([c for c in configs if checks_wd_dout.wd_small_at(c.lam_eff, c.gamma, c.d_out)], WD_SEEDS - 1)
+    return further_seeds([c for c in configs if measure.wd_small_at(c.lam_eff, c.gamma, c.d_out)], WD_SEEDS - 1)
 
 
 def further_seeds(configs: list, count: int) -> list:
@@ -78,24 +82,42 @@ def d_out(profile: str = "default", d_outs=None, seeds=None, d_in=None, eta=None
                  C.d_out_configs("default"), output_path)
 
 
+#: The nets chapter's named groups: group name -> the model (:data:`.config.MODELS`) of its one run.
+NET_MODELS = {"two_layer": "two_layer_linear", "tanh": "tanh"}
+
+
+def net_runs(profile: str = "default", **overrides) -> dict[str, list]:
+    """The nets chapter's runs as named groups: ``two_layer`` (the two-layer linear net) and ``tanh``, one run
+    each (:data:`NET_MODELS`), at ``profile``'s :data:`.config.NET_SETTINGS` with ``overrides``."""
+    return {name: C.net_configs(profile, models=(model,), **overrides) for name, model in NET_MODELS.items()}
+
+
 def nets(profile: str = "default", steps=None, eta=None, data_seed=None, init_seed=None, *, output_path=None) -> Run:
-    """The two-layer linear net and the tanh net, in that order."""
+    """The two-layer linear net and the tanh net (``run.groups["two_layer"]``, ``run.groups["tanh"]``)."""
     overrides = {"steps": steps, "eta": eta, "data_seed": data_seed, "init_seed": init_seed}
-    return start(profile, {"profile": profile, **overrides}, C.net_configs(profile, **overrides),
-                 C.net_configs("default"), output_path)
+    return start(profile, {"profile": profile, **overrides}, net_runs(profile, **overrides), net_runs("default"),
+                 output_path)
 
 
-def recorded(name: str) -> list[History]:
-    """The histories of Part C's recorded set ``name`` (``nets_paper``: the two-layer linear and the tanh net at the
-    paper's 1000-200-5, in that order; see :mod:`grok_lib.paper_c.recordings`), checked against its definition."""
-    return recorded_runs.part_set("paper_c", name)
+#: Recorded set name -> its configs as the named groups :func:`recorded` serves its histories in, in the recorded
+#: set's order (its definition, :mod:`grok_lib.paper_c.recordings`): ``nets_paper`` is the nets chapter's groups
+#: (:func:`net_runs`) at the ``paper`` profile.
+RECORDED_GROUPS = {"nets_paper": lambda: net_runs("paper")}
 
 
-def noise_configs(profile: str, fractions=None, overrides: dict | None = None) -> list:
-    """The label-noise chapter's runs: at lambda = NOISE_LAM per noise fraction, then the one at NOISE_FULL_LAM."""
+def recorded(name: str) -> dict[str, list[History]]:
+    """The histories of Part C's recorded set ``name``, checked against its definition, in its named groups
+    (:data:`RECORDED_GROUPS`; ``nets_paper``: the nets chapter's ``two_layer`` and ``tanh`` at the paper's
+    1000-200-5; see :mod:`grok_lib.paper_c.recordings`)."""
+    return shaped(RECORDED_GROUPS[name](), recorded_runs.part_set("paper_c", name))
+
+
+def noise_runs(profile: str, fractions=None, overrides: dict | None = None) -> dict[str, list]:
+    """The label-noise chapter's runs as named groups: ``fractions``, at lambda = NOISE_LAM, one per noise
+    fraction of sigma*; ``full``, the one run at NOISE_FULL_LAM with sigma* from the full noise theory."""
     overrides = overrides or {}
-    return C.noise_configs(profile, _given(fractions, C.NOISE_FRACTIONS), **overrides) + [
-        C.noise_full_config(profile, **overrides)]
+    return {"fractions": C.noise_configs(profile, _given(fractions, C.NOISE_FRACTIONS), **overrides),
+            "full": [C.noise_full_config(profile, **overrides)]}
 
 
 #: Further seeds of the run at sigma_n = sigma* (lambda = NOISE_LAM), added to the base seed's: claim-only runs of
@@ -104,32 +126,32 @@ def noise_configs(profile: str, fractions=None, overrides: dict | None = None) -
 TUNED_NOISE_SEEDS = 3
 
 
-def tuned_noise_seed_configs(configs: list) -> list:
-    """C.noise.tuned's claim-only runs: the label-noise chapter's run at sigma_n = sigma* (its ``configs``' first
-    run, at lambda = NOISE_LAM, with the noise tuned from its own settings as :func:`.config.noise_configs` tunes
-    it) at data and init seeds + 1 ... + TUNED_NOISE_SEEDS, whatever noise fractions the chapter was run with."""
+def tuned_noise_seed_configs(runs: dict[str, list]) -> list:
+    """C.noise.tuned's claim-only runs: the label-noise chapter's run at sigma_n = sigma* (lambda = NOISE_LAM, the
+    noise tuned from the ``fractions`` group's settings as :func:`.config.noise_configs` tunes it) at data and init
+    seeds + 1 ... + TUNED_NOISE_SEEDS, whatever noise fractions the chapter was run with (``runs``: its groups)."""
     from .theory import noise_for_simultaneous_crossing
 
-    base = configs[0]
+    (base,) = {replace(c, label_noise=0.0, grok_eps=()) for c in runs["fractions"]}  # they differ in their noise only
     sigma = noise_for_simultaneous_crossing(base.lam_eff, base.eta, base.eps, base.d_out)
-    return further_seeds([replace(base, label_noise=1.0 * sigma, grok_eps=())], TUNED_NOISE_SEEDS)
+    return further_seeds([replace(base, label_noise=1.0 * sigma)], TUNED_NOISE_SEEDS)
 
 
 def label_noise(profile: str = "default", fractions=None, d_in=None, eta=None, eps=None, data_seed=None,
                 init_seed=None, *, output_path=None) -> Run:
-    """Label-noise runs at λ = 0.5 (σ_n = fraction × the rebuttal's σ*), then one at λ = 0.3 with σ*
-    from the book's full noise theory; the run at σ* at further seeds is its claim-only run (C.noise.tuned,
-    ``run.claim_histories``)."""
+    """Label-noise runs at λ = 0.5, σ_n = fraction × the rebuttal's σ* (``run.groups["fractions"]``), and one at
+    λ = 0.3 with σ* from the book's full noise theory (``run.groups["full"]``); the run at σ* at further seeds is
+    its claim-only run (C.noise.tuned, ``run.claim_histories``)."""
     overrides = _linear(d_in, eta, eps, None, data_seed, init_seed)
     return with_claim_runs("paper_c/label_noise", start(
-        profile, {"profile": profile, "fractions": fractions, **overrides}, noise_configs(profile, fractions, overrides),
-        noise_configs("default"), output_path))
+        profile, {"profile": profile, "fractions": fractions, **overrides}, noise_runs(profile, fractions, overrides),
+        noise_runs("default"), output_path))
 
 
 def modadd_data_ratio(profile: str = "default", fractions=None, seeds=None, epochs=None, device=None, *,
                       output_path=None) -> Run:
     """Part A's MLP at a small scale, one run per training fraction and seed (Paper C's question on
     modular addition)."""
-    configs = modadd.data_ratio_configs(profile, fractions, seeds, epochs, device)
+    configs = data_ratio.data_ratio_configs(profile, fractions, seeds, epochs, device)
     return start(profile, {"profile": profile, "fractions": fractions, "seeds": seeds, "epochs": epochs,
-                           "device": device}, configs, modadd.data_ratio_configs("default"), output_path)
+                           "device": device}, configs, data_ratio.data_ratio_configs("default"), output_path)

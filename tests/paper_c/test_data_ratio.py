@@ -1,4 +1,4 @@
-"""Paper C's question on Part A's task (grok_lib.paper_c.modadd): configs, Delta t, fits and the claim,
+"""Paper C's question on Part A's task (grok_lib.paper_c.data_ratio): configs, Delta t, fits and the claim,
 on synthetic histories (no training here)."""
 
 import math
@@ -10,8 +10,7 @@ from grok_lib.claims import VERDICTS
 from grok_lib.config import ConfigError
 from grok_lib.history import History
 from grok_lib.paper_a.config import ModAddConfig
-from grok_lib.paper_c import checks_beyond, figures_beyond, panels
-from grok_lib.paper_c import modadd as md
+from grok_lib.paper_c import checks_beyond, data_ratio, numbers_beyond, panels
 from grok_lib.paper_c import shape_fits as sf
 from grok_lib.paper_c import thresholds as th
 from grok_lib.paper_c.claims import REGISTRY
@@ -44,65 +43,65 @@ def test_default_configs_are_valid_part_a_runs_with_seeds_outermost():
     import grok_lib.paper_a  # noqa: F401  (registers Part A's run kind)
     from grok_lib.plans import plan
 
-    cs = md.data_ratio_configs("default")
+    cs = data_ratio.data_ratio_configs("default")
     assert all(isinstance(c, ModAddConfig) for c in cs)
-    assert len(cs) == len(md.DEFAULT_EPOCHS) * len(md.SETTINGS["default"]["seeds"])
-    assert [c.train_frac for c in cs[:len(md.DEFAULT_EPOCHS)]] == list(md.DEFAULT_EPOCHS)
-    assert all(c.epochs == md.DEFAULT_EPOCHS[c.train_frac] for c in cs)
+    assert len(cs) == len(data_ratio.DEFAULT_EPOCHS) * len(data_ratio.SETTINGS["default"]["seeds"])
+    assert [c.train_frac for c in cs[:len(data_ratio.DEFAULT_EPOCHS)]] == list(data_ratio.DEFAULT_EPOCHS)
+    assert all(c.epochs == data_ratio.DEFAULT_EPOCHS[c.train_frac] for c in cs)
     assert all(c.data_seed == c.init_seed for c in cs) and {c.data_seed for c in cs} == {0, 1, 2}
     assert all(c.device == "cpu" and c.p == 47 and c.lr == 0.02 and c.weight_decay == 1.0 for c in cs)
     assert plan(cs[0]).kind.name == "paper_a.mlp"
     assert len({plan(c).key for c in cs}) == len(cs)
-    paper = md.data_ratio_configs("paper")
+    paper = data_ratio.data_ratio_configs("paper")
     assert all(c.p == 113 and c.width == 512 and c.d_embed == 128 and c.lr == 1e-3 for c in paper)
-    assert md.data_ratio_configs("ci", device="auto")[0].device == "auto"
+    assert data_ratio.data_ratio_configs("ci", device="auto")[0].device == "auto"
 
 
 def test_config_errors_are_one_line_and_name_the_parameter():
     with pytest.raises(ConfigError, match="profile"):
-        md.data_ratio_configs("huge")
+        data_ratio.data_ratio_configs("huge")
     with pytest.raises(ConfigError, match="have no epochs"):
-        md.data_ratio_configs("default", fractions=[0.65])
-    cs = md.data_ratio_configs("default", fractions=[0.65], seeds=[4], epochs=100)
+        data_ratio.data_ratio_configs("default", fractions=[0.65])
+    cs = data_ratio.data_ratio_configs("default", fractions=[0.65], seeds=[4], epochs=100)
     assert [(c.train_frac, c.epochs, c.data_seed) for c in cs] == [(0.65, 100, 4)]
     with pytest.raises(ConfigError, match="fractions"):
-        md.data_ratio_configs("default", fractions=[1.5], epochs=100)
+        data_ratio.data_ratio_configs("default", fractions=[1.5], epochs=100)
     with pytest.raises(ConfigError, match="seeds"):
-        md.data_ratio_configs("default", seeds=[0, 0])
+        data_ratio.data_ratio_configs("default", seeds=[0, 0])
     with pytest.raises(ConfigError, match="seeds"):
-        md.data_ratio_configs("default", seeds=[0.5])
+        data_ratio.data_ratio_configs("default", seeds=[0.5])
     with pytest.raises(ConfigError, match="epochs"):
-        md.data_ratio_configs("default", epochs=0)
+        data_ratio.data_ratio_configs("default", epochs=0)
 
 
 # --- Delta t ---------------------------------------------------------------------------------------
 def test_delta_t_is_the_test_minus_the_train_crossing_at_paper_cs_level():
-    assert md.LEVEL == GROK_ACC
+    assert data_ratio.LEVEL == GROK_ACC
     h = fake(0.5, 30, 1230)
-    assert md.crossing_steps(h) == (30.0, 1230.0)
-    assert md.grokking_time(h) == 1200.0
+    assert data_ratio.crossing_steps(h) == (30.0, 1230.0)
+    assert data_ratio.grokking_time(h) == 1200.0
     h.metrics["test_acc"][1230:1300] = 0.95  # just below erf(sqrt 2) ~ 0.9545: not a crossing
-    assert md.grokking_time(h) == 1270.0
-    assert md.grokking_time(h, level=0.9) == 1200.0
-    assert math.isnan(md.grokking_time(fake(0.5, 30, None)))
+    assert data_ratio.grokking_time(h) == 1270.0
+    assert data_ratio.grokking_time(h, level=0.9) == 1200.0
+    assert math.isnan(data_ratio.grokking_time(fake(0.5, 30, None)))
 
 
 def test_censored_runs_give_lower_bounds_and_are_not_fitted():
     runs = sweep(lambda f: 100 / f**3, fractions=(0.45, 0.5, 0.6, 0.7, 0.8), censored=(0.45,))
     runs[0] = fake(0.45, 30, 2000)  # one seed of 0.45 groks, the other not
-    m = md.measure_data_ratio(runs)
+    m = data_ratio.measure_data_ratio(runs)
     edge = m.fractions[0]
     assert edge.train_frac == 0.45 and not edge.grokked and edge.n_grokked == 1
     assert [r.lower_bound for r in edge.runs if r.censored] == [2970.0]
     assert [p.train_frac for p in m.fitted] == [0.5, 0.6, 0.7, 0.8]
-    rows = figures_beyond.data_ratio_table(runs)
+    rows = numbers_beyond.data_ratio_table(runs)
     assert rows[0]["grokked"] == "1/2" and rows[0]["Δt per seed"] == "1970, >2970"
     assert math.isnan(rows[0]["Δt geo-mean"]) and rows[1]["Δt geo-mean"] == round(100 / 0.5**3)
 
 
 def test_one_sweep_means_one_setting():
     with pytest.raises(ValueError, match="width"):
-        md.measure_data_ratio([fake(0.5, 30, 500), fake(0.6, 30, 400, width=128)])
+        data_ratio.measure_data_ratio([fake(0.5, 30, 500), fake(0.6, 30, 400, width=128)])
 
 
 # --- fits ------------------------------------------------------------------------------------------
@@ -148,7 +147,7 @@ def test_claim_tolerance_is_formatted_from_the_constants():
     tol = CLAIM.tolerance
     assert f"at least {th.MIN_FRACTIONS} fractions" in tol and f"R² ≥ {th.R2_OK:g}" in tol
     assert f"{th.LOO_MARGIN:g}x" in tol
-    assert f"{md.LEVEL:.4f}" in CLAIM.measure
+    assert f"{data_ratio.LEVEL:.4f}" in CLAIM.measure
 
 
 def test_verdicts_on_synthetic_sweeps():
@@ -174,10 +173,10 @@ def test_the_edge_fraction_is_compared_with_every_fit():
 
 def test_fit_table_and_numbers():
     runs = sweep(lambda f: 60 * f**-4.0)
-    rows = figures_beyond.data_ratio_fit_table(runs)
-    assert [r["fit"] for r in rows] == list(sf.KINDS)
+    rows = numbers_beyond.data_ratio_fit_table(runs)
+    assert [r["fit"] for r in rows] == list(sf.FORMS)
     assert rows[1]["R²"] == pytest.approx(1.0, abs=1e-4)
-    numbers = figures_beyond.data_ratio_numbers(runs)
+    numbers = numbers_beyond.data_ratio_numbers(runs)
     assert numbers["f=0.5/seed=0/dt"] == round(60 * 0.5**-4) and numbers["power/p1"] == pytest.approx(4.0, abs=0.02)
 
 
@@ -190,7 +189,7 @@ def test_plot_draws_points_fits_and_the_divergence():
     runs = sweep(lambda f: grok_time_formula(0.4 / f, 0.02), fractions=(0.45, 0.5, 0.55, 0.6, 0.7, 0.8, 0.9),
                  censored=(0.45,))
     fig, ax = plt.subplots()
-    panels.plot_data_ratio(ax, md.measure_data_ratio(runs))
+    panels.plot_data_ratio(ax, data_ratio.measure_data_ratio(runs))
     labels = [t.get_text() for t in ax.get_legend().get_texts()]
     assert any(lb.startswith("formula: R²") for lb in labels) and any("divergence" in lb for lb in labels)
     assert ax.get_yscale() == "log"
