@@ -98,10 +98,10 @@ def _open(browser, url: str):
     return page, problems
 
 
-#: Screenshots stop at this height: a full-page shot of the API reference (about 260,000 px tall) takes
+#: Screenshots stop at this height (about five screens): a full-page shot of the API reference (about 260,000 px tall) takes
 #: Chromium longer than Playwright's 30 s on a 2-core machine (CI timed out there), and the top of a page
 #: is what a reviewer looks at.
-SHOT_MAX_PX = 12000
+SHOT_MAX_PX = 6000
 
 
 def _screenshot(page, path: Path, width: int = 1280) -> None:
@@ -127,7 +127,8 @@ _FINDINGS_JS = """() => { const box = document.querySelector('article .admonitio
 @pytest.fixture(scope="module")
 def desktop(site, browser) -> dict:
     """Every page opened once at 1280 px (a load costs seconds here): per page, what the desktop tests below
-    check, read from that one load, and its screenshot."""
+    check, read from that one load, and its screenshot; then the same page narrowed to 390 px (the layout is
+    CSS media queries, which a resize applies as a phone's load does) and what the narrow-screen test checks."""
     base, html = site
     SHOTS.mkdir(parents=True, exist_ok=True)
     seen = {}
@@ -147,8 +148,26 @@ def desktop(site, browser) -> dict:
             "findings": page.evaluate(_FINDINGS_JS),
         }
         _screenshot(page, SHOTS / (rel.replace("/", "__") + ".png"))
+        page.set_viewport_size({"width": 390, "height": 844})
+        seen[rel]["narrow"] = page.evaluate(_NARROW_JS)
+        if rel in NARROW_SHOTS:
+            _screenshot(page, SHOTS / ("390px__" + rel.replace("/", "__") + ".png"), width=390)
         page.close()
     return seen
+
+
+#: At 390 px: (blocks past the screen's edge, tables wider than the screen that do not scroll inside themselves).
+_NARROW_JS = """() => [
+  [...document.querySelectorAll('article.bd-article table, article.bd-article p, article.bd-article li')]
+    .filter(e => !e.closest('pre') && !(e.tagName !== 'TABLE' && e.closest('table'))
+                 && e.getBoundingClientRect().right > 391)
+    .map(e => e.tagName + ': ' + e.innerText.slice(0, 50)),
+  [...document.querySelectorAll('article.bd-article table')]
+    .filter(t => t.scrollWidth > t.clientWidth + 1 && !['auto', 'scroll'].includes(getComputedStyle(t).overflowX)
+                 && !(t.parentElement && ['auto', 'scroll'].includes(getComputedStyle(t.parentElement).overflowX)))
+    .map(t => t.innerText.slice(0, 50))]"""
+#: The pages whose 390 px screenshots go to test-artifacts/screenshots.
+NARROW_SHOTS = ("book/intro.html", "notebooks/paper_b/sparse_classification.html")
 
 
 def test_every_page_loads_cleanly(desktop):
@@ -275,33 +294,18 @@ def test_no_text_block_overflows_and_every_figure_is_legible_with_alt_text(deskt
     assert not report, "\n".join(f"{rel}:\n  " + "\n  ".join(p) for rel, p in report.items())
 
 
-def test_narrow_screens_and_dark_mode(site, browser):
+def test_narrow_screens_and_dark_mode(site, browser, desktop):
     """At 390 px no table, paragraph or list item reaches past the screen's edge (a wide table
     scrolls inside itself); in dark mode figures are not dimmed. Screenshots of both go to
     test-artifacts/screenshots."""
     base, html = site
-    SHOTS.mkdir(parents=True, exist_ok=True)
     report = {}
-    for rel in _pages(html):
-        page = browser.new_page(viewport={"width": 390, "height": 844})
-        page.goto(f"{base}/{rel}", wait_until="networkidle")
-        wide = page.evaluate("""() => [...document.querySelectorAll('article.bd-article table, '
-            + 'article.bd-article p, article.bd-article li')]
-            .filter(e => !e.closest('pre') && !(e.tagName !== 'TABLE' && e.closest('table'))
-                         && e.getBoundingClientRect().right > 391)
-            .map(e => e.tagName + ': ' + e.innerText.slice(0, 50))""")
-        # a table wider than its box must scroll inside it, with the scroll bar showing that it does
-        hidden = page.evaluate("""() => [...document.querySelectorAll('article.bd-article table')]
-            .filter(t => t.scrollWidth > t.clientWidth + 1 && !['auto', 'scroll'].includes(getComputedStyle(t).overflowX)
-                         && !(t.parentElement && ['auto', 'scroll'].includes(getComputedStyle(t.parentElement).overflowX)))
-            .map(t => t.innerText.slice(0, 50))""")
+    for rel, seen in desktop.items():
+        wide, hidden = seen["narrow"]
         if wide or hidden:
             report[rel] = [f"past the edge at 390 px: {w}" for w in wide[:5]] + [
                 f"a table wider than the screen that does not scroll inside itself: {t}" for t in hidden[:5]]
-        if rel in ("book/intro.html", "notebooks/paper_b/sparse_classification.html"):
-            _screenshot(page, SHOTS / ("390px__" + rel.replace("/", "__") + ".png"), width=390)
-        page.close()
-    for rel in ("book/intro.html", "notebooks/paper_b/sparse_classification.html"):
+    for rel in NARROW_SHOTS:
         page = browser.new_page(viewport={"width": 1280, "height": 900}, color_scheme="dark")
         page.add_init_script("localStorage.setItem('theme', 'dark'); localStorage.setItem('mode', 'dark');")
         page.goto(f"{base}/{rel}", wait_until="networkidle")
@@ -436,15 +440,21 @@ def test_gallery_thumbnails_are_small_and_land_on_their_figure(site, browser):
     assert len(cards) >= 20, cards
     heavy = {c["img"]: (html / "book" / c["img"]).stat().st_size for c in cards}
     assert all(size <= THUMB_MAX_BYTES for size in heavy.values()), {k: v for k, v in heavy.items() if v > THUMB_MAX_BYTES}
+    by_page: dict[str, list[str]] = {}
     for card in cards:
         assert card["href"] and "#fig-" in card["href"], card
-        target, problems_here = _open(browser, card["href"])
-        where = target.evaluate("""(id) => { const e = document.getElementById(id);
-            return e ? [e.tagName, Math.round(e.getBoundingClientRect().top)] : null; }""", card["href"].split("#")[1])
-        target.close()
-        assert where is not None, f"{card['href']}: no element with that id"
-        assert where[0] == "FIGURE" and -5 <= where[1] <= 300, (card["href"], where)
+        by_page.setdefault(card["href"].split("#")[0], []).append(card["href"])
+    for hrefs in by_page.values():  # a page loads once; its other figures are reached as a link does, by anchor
+        target, problems_here = _open(browser, hrefs[0])
         problems += problems_here
+        for href in hrefs:
+            if href != hrefs[0]:
+                target.goto(href)  # a same-document navigation: it scrolls to the anchor
+            where = target.evaluate("""(id) => { const e = document.getElementById(id);
+                return e ? [e.tagName, Math.round(e.getBoundingClientRect().top)] : null; }""", href.split("#")[1])
+            assert where is not None, f"{href}: no element with that id"
+            assert where[0] == "FIGURE" and -5 <= where[1] <= 300, (href, where)
+        target.close()
     assert not problems, problems
 
 
