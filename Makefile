@@ -43,8 +43,11 @@ html: env
 	$(VENV)/bin/jupyter-book build . --all -W --keep-going
 
 # --durations: the slowest tests, printed at the end (where make test's time goes).
+# -n auto --dist loadfile: one pytest worker per core (pytest-xdist), each test file whole on one worker (a
+# notebook's nbval cells run in order in one kernel; a module's fixtures are built once). On CI's 2 cores the
+# suite took 10 min 18 s against 16 min 17 s in one process, with the same 1459 passed.
 PYTEST_ARGS := --mpl --mpl-results-path=test-artifacts/mpl --mpl-generate-summary=html,json \
-	--nbval-lax --nbval-cell-timeout=1800 --durations=40
+	--nbval-lax --nbval-cell-timeout=1800 --durations=40 -n auto --dist loadfile
 
 # Everything CI runs: train the book's runs, then every lane (tests/conftest.py: unit, train, notebook, book).
 test: test-env
