@@ -44,15 +44,20 @@ html: env
 
 # --durations: the slowest tests, printed at the end (where make test's time goes).
 # -n auto --dist loadfile: one pytest worker per core (pytest-xdist), each test file whole on one worker (a
-# notebook's nbval cells run in order in one kernel; a module's fixtures are built once). On CI's 2 cores the
-# suite took 10 min 18 s against 16 min 17 s in one process, with the same 1459 passed.
-PYTEST_ARGS := --mpl --mpl-results-path=test-artifacts/mpl --mpl-generate-summary=html,json \
-	--nbval-lax --nbval-cell-timeout=1800 --durations=40 -n auto --dist loadfile
+# notebook's nbval cells run in order in one kernel; a module's fixtures are built once). The tests and nbval
+# run one after the other, as two sessions: nbval re-executes the notebooks in the committed settings, which
+# write figures/, while tests on the other worker check that no rerun writes there (conftest.book_unchanged).
+PYTEST_ARGS := --durations=40 -n auto --dist loadfile
+TEST_ARGS := --mpl --mpl-results-path=test-artifacts/mpl --mpl-generate-summary=html,json $(PYTEST_ARGS)
+NBVAL_ARGS := --nbval-lax --nbval-cell-timeout=1800 $(PYTEST_ARGS)
 
-# Everything CI runs: train the book's runs, then every lane (tests/conftest.py: unit, train, notebook, book).
+# Everything CI runs: train the book's runs, then every lane (tests/conftest.py: unit, train, notebook, book),
+# then nbval over every notebook; both run, and make test fails if either does.
 test: test-env
 	$(PY) scripts/train_book_runs.py
-	$(PY) -m pytest tests notebooks $(PYTEST_ARGS)
+	$(PY) -m pytest tests $(TEST_ARGS); tests=$$?; \
+	$(PY) -m pytest notebooks $(NBVAL_ARGS); notebooks=$$?; \
+	test $$tests -eq 0 -a $$notebooks -eq 0
 
 # After each edit: the unit lane, no training, no notebook kernel, no book build (under a minute).
 test-quick: test-env
@@ -65,7 +70,10 @@ test-part:
 	@case "$(PART)" in a|b|c) ;; *) echo "make test-part: PART must be a, b or c, got '$(PART)'"; exit 2;; esac
 	@case "$(LANE)" in ""|unit|train|notebook|book) ;; *) echo "make test-part: LANE must be unit, train, notebook or book (or unset for all), got '$(LANE)'"; exit 2;; esac
 	@$(MAKE) --no-print-directory test-env
-	$(PY) -m pytest tests notebooks/paper_$(PART) -k paper_$(PART) $(if $(LANE),-m $(LANE)) $(PYTEST_ARGS)
+	$(PY) -m pytest tests -k paper_$(PART) $(if $(LANE),-m $(LANE)) $(TEST_ARGS); tests=$$?; \
+	notebooks=0; if [ -z "$(LANE)" ] || [ "$(LANE)" = notebook ]; then \
+	  $(PY) -m pytest notebooks/paper_$(PART) $(NBVAL_ARGS); notebooks=$$?; fi; \
+	test $$tests -eq 0 -o $$tests -eq 5 && test $$notebooks -eq 0  # 5: a lane with none of the part's tests
 
 # After a deliberate change to a plot or a metric: regenerate the baseline images and the
 # committed figure numbers, then review `git diff --stat tests/` and commit.
