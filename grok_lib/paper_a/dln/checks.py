@@ -49,6 +49,17 @@ def value_range(values: Sequence[float], fmt: str) -> str:
     return lo if lo == hi else f"{lo}–{hi}"
 
 
+def _per_optimizer(histories: Sequence[History], values: Sequence) -> dict[str, list]:
+    """GD's and AdamW's values (one per history, None where a run has none), in the histories' order."""
+    return {opt: [v for h, v in zip(histories, values) if v is not None and h.cfg.optimizer == opt]
+            for opt in ("gd", "adamw")}
+
+
+def _ranges(by_optimizer: dict[str, list], fmt: str) -> str:
+    """"GD lo–hi, AdamW lo–hi" of :func:`_per_optimizer`'s values."""
+    return ", ".join(f"{_OPTIMIZER_NAMES[o]} {value_range(v, fmt)}" for o, v in by_optimizer.items())
+
+
 def evaluate_deep_linear(histories: Sequence[History]) -> list[Result]:
     """Every deep-linear claim on a sweep of :func:`grok_lib.paper_a.dln.config.sweep`."""
     gd_wd, plain = gd_decayed_runs(histories), plain_runs(histories)
@@ -70,25 +81,23 @@ def evaluate_deep_linear(histories: Sequence[History]) -> list[Result]:
     lin_ok = {opt: [g["linear"] is not None and g["linear"].r2 >= LINE_R2
                     for h, g in zip(plain, growth) if h.cfg.optimizer == opt]
               for opt in ("gd", "adamw")}
-    slopes = {opt: [g["linear"].slope for h, g in zip(plain, growth) if g["linear"] is not None and h.cfg.optimizer == opt]
-              for opt in ("gd", "adamw")}
+    slopes = _per_optimizer(plain, [g["linear"].slope if g["linear"] is not None else None for g in growth])
     results.append(Result(
         REGISTRY["A.dln.margin_linear"],
         "R² of a line in t / in ln t " + by_depth(plain, [
             f"{g['linear'].r2:.2f}/{g['log'].r2:.2f}" if g["linear"] is not None else "never grows" for g in growth])
-        + "; slope ν per step: " + ", ".join(f"{_OPTIMIZER_NAMES[o]} {value_range(v, '.1e')}" for o, v in slopes.items()),
+        + "; slope ν per step: " + _ranges(slopes, ".1e"),
         "reproduced" if all(map(all, lin_ok.values())) else ("partly" if any(map(all, lin_ok.values())) else "not reproduced"),
     ))
 
     fast = [dc.fast_clock_fits(h) for h in plain]
     fast_ok = [f["log"] is not None and f["log"].r2 >= LINE_R2 and f["log"].r2 > f["power"].r2 for f in fast]
-    exponents = {opt: [f["power"].slope for h, f in zip(plain, fast) if f["log"] is not None and h.cfg.optimizer == opt]
-                 for opt in ("gd", "adamw")}
+    exponents = _per_optimizer(plain, [f["power"].slope if f["log"] is not None else None for f in fast])
     results.append(Result(
         REGISTRY["A.dln.fast_log"],
         "R² of a line in ln(1/ε) / of a power law " + by_depth(plain, [
             f"{f['log'].r2:.2f}/{f['power'].r2:.2f}" if f["log"] is not None else "too few levels" for f in fast])
-        + "; power-law exponent (T ∝ ε^-k), k: " + ", ".join(f"{_OPTIMIZER_NAMES[o]} {value_range(v, '.2f')}" for o, v in exponents.items()),
+        + "; power-law exponent (T ∝ ε^-k), k: " + _ranges(exponents, ".2f"),
         any_verdict(fast_ok),
     ))
 
