@@ -82,10 +82,12 @@ def up_to_date(path: Path) -> bool:
 def execute_in_place(path: Path) -> float:
     tmp = path.with_name(f".{path.stem}.running.ipynb")
     t0 = time.perf_counter()
+    # taken before the kernel starts: a library edited while it runs must not be stamped as what it ran
+    before = fingerprint(path)
     try:
         pm.execute_notebook(str(path), str(tmp), cwd=str(path.parent), kernel_name="python3", progress_bar=False, log_output=True)
         nb = json.loads(tmp.read_text())
-        nb["metadata"][FINGERPRINT] = fingerprint(path)
+        nb["metadata"][FINGERPRINT] = before
         tmp.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + "\n")
         os.replace(tmp, path)
     finally:
