@@ -5,9 +5,12 @@ parameters; tests check the notebook's parameters cell and call against it), the
 a profile (no overrides): a list, or named groups (``{"alpha": [...], "weight_decay": [...]}``) that the
 notebook and the figures read by name (``run.groups["alpha"]``), never by position and never rebuilt from
 the values its runs happen to have (a group that holds several seeds is split by its configs' seed); the
-claim-only runs its claims read besides them, and the figures it saves, each with its title and the
-function that reduces the default profile's runs to the figure's key numbers. Every list that once
-restated this is derived here:
+claim-only runs its claims read besides them, the claims it grades (their ids: the part's ``claims`` registry
+holds each claim's words and tolerance, and a test holds the committed records to this list), and the figures it
+saves, each with its title, the function that draws it from the chapter's runs (the notebook's cell is
+``run.figure(name)``; the image tests draw every declared figure from synthetic runs of the same shape) and the
+function that reduces the default profile's runs to the figure's key numbers. Every list that once restated
+this is derived here:
 
 - the figure manifest (:func:`manifest`: figure -> title, notebook, parameters, files),
 - the key-number registry the figure-number tests and ``make baselines`` read (:func:`figure_numbers`),
@@ -22,6 +25,8 @@ declares ``recorded_profiles()`` (profile -> its configs), which their captions 
 
 from __future__ import annotations
 
+import importlib.util
+import sys
 from dataclasses import dataclass
 from importlib import import_module
 from typing import Callable, Mapping, Optional, Sequence, Union
@@ -49,6 +54,22 @@ def shaped(runs: Runs, histories: Sequence) -> Union[list, dict]:
     return {name: [by_config[c] for c in group] for name, group in runs.items()}
 
 
+def lazy_import(name: str):
+    """Module ``name``, loaded at its first attribute access (the standard library's ``LazyLoader``): a part's
+    chapters name their plot modules this way, so that reading the declarations loads no matplotlib (the GPU check
+    reads them on a machine with torch and numpy only); drawing a figure loads it."""
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.find_spec(name)
+    spec.loader = importlib.util.LazyLoader(spec.loader)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    parent, _, child = name.rpartition(".")
+    setattr(sys.modules[parent], child, module)  # as an import does: ``from <parent> import <child>`` finds it
+    return module
+
+
 def no_claim_runs(runs: Runs) -> list:
     return []
 
@@ -58,7 +79,9 @@ class Figure:
     name: str  # "<part>/<figure>": its files figures/<name>.png|svg, its committed numbers, its image baseline
     title: str  # what the landing page and the manifest call it
     numbers: Callable  # numbers(the chapter's default histories, shaped as its runs), or numbers(*sets)
-    sets: tuple[str, ...] = ()  # recorded sets the numbers read instead, in argument order (the part's load_set)
+    draw: Callable  # draw(the chapter's histories, shaped as its runs), or draw(*sets) -> a matplotlib Figure
+    sets: tuple[str, ...] = ()  # recorded sets both read instead, in argument order (the part's load_set)
+    interactive: bool = False  # the book also shows a version drawn in the reader's browser (grok_lib.interactive)
 
 
 @dataclass(frozen=True)
@@ -68,6 +91,7 @@ class Chapter:
     runs: Callable[[str], Runs]  # profile -> the configs its setup call plans with no overrides (list or named groups)
     figures: tuple[Figure, ...]
     claim_runs: Callable[[Runs], list] = no_claim_runs  # its runs (as ``runs`` gives them) -> configs one claim reads
+    claims: tuple[str, ...] = ()  # the ids of the claims its notebook grades (the part's claims registry holds them)
 
     @property
     def stem(self) -> str:
@@ -142,6 +166,16 @@ def with_claim_runs(notebook: str, run):
     return replace(run, claim_histories=run_all(chapter(part, stem).claim_runs(own), progress=False))
 
 
+def inputs(name: str, runs: Runs) -> tuple:
+    """The arguments figure ``name``'s ``draw`` and ``numbers`` take: ``(runs,)`` (its chapter's histories, shaped
+    as its runs), or, for a figure of recorded sets, those sets' histories (the part's ``load_set``)."""
+    sets = figures()[name][1].sets
+    if not sets:
+        return (runs,)
+    load = _module(name.split("/", 1)[0]).load_set
+    return tuple(load(s) for s in sets)
+
+
 def figure_numbers(part: Optional[str] = None) -> dict[str, Callable[[], dict]]:
     """Figure name -> a function computing its key numbers from the default profile's runs (or its recorded sets)."""
     from .runs import run_all
@@ -151,12 +185,9 @@ def figure_numbers(part: Optional[str] = None) -> dict[str, Callable[[], dict]]:
 
     def compute(name: str) -> dict:
         c, f = declared[name]
-        if f.sets:
-            load = _module(name.split("/", 1)[0]).load_set
-            return f.numbers(*(load(s) for s in f.sets))
-        if c.notebook not in runs:
+        if not f.sets and c.notebook not in runs:
             own = c.runs("default")
             runs[c.notebook] = shaped(own, run_all(flat(own), progress=False))
-        return f.numbers(runs[c.notebook])
+        return f.numbers(*inputs(name, runs.get(c.notebook)))
 
     return {name: (lambda name=name: compute(name)) for name in declared}

@@ -1,7 +1,7 @@
 """Figure regression of the numbers behind a figure: tolerances and the comparison.
 
-Figure regression guards every figure twice: its plot function against a baseline image
-(tests/paper_*/test_figure_images.py), and the numbers it plots against committed values
+Figure regression guards every figure twice: its declared drawing against a baseline image
+(tests/test_figure_images.py), and the numbers it plots against committed values
 (``tests/figure_numbers/<part>/<figure>.json``) with the tolerances below. Each paper's
 package reduces its runs to those numbers (``grok_lib.paper_a.key_numbers``, ...); regenerate
 both after a deliberate change with ``make baselines``.

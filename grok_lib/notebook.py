@@ -100,26 +100,36 @@ class Run:
             rows.append({"parameter": k, "value": v if len(values) == 1 else swept(values)})
         return rows
 
-    def figure(self, fig, name: str, data=None, interactive: bool = False):
-        """Save figure ``name`` legibly (PNG, SVG and its plotted data as JSON; ``data``: anything
-        else to ship with it) and return it for display with its caption: the cell's last
-        expression. Replaces ``save_figure`` + ``plt.show()`` + ``display(Markdown(caption))``.
-        The committed run's files are also copied into the book (``book/figure_files``), which
-        shows the PNG and links all three; any other run's stay in its own folder. ``interactive``:
-        the book also shows, in a dropdown under the figure, a version drawn from the same data in
-        the reader's browser (hover values, zoom, series toggled from the legend; grok_lib.interactive)."""
+    def figure(self, name: str):
+        """Draw figure ``name`` as its chapter declares it (:class:`grok_lib.chapters.Figure`: from this run's
+        histories, as named groups where it has them, or from the recorded sets it declares), save it and return
+        it for display with its caption (:meth:`saved_figure`): a figure cell is ``run.figure("<part>/<name>")``."""
+        from . import chapters, style
+
+        declared = chapters.figures()[name][1]
+        style.use_house_style()
+        fig = declared.draw(*chapters.inputs(name, self.groups or self.histories))
+        return self.saved_figure(fig, name, interactive=declared.interactive)
+
+    def saved_figure(self, fig, name: str, interactive: bool = False):
+        """Save the drawn figure ``name`` legibly (PNG, SVG and its plotted data as JSON) and return it for
+        display with its caption: the cell's last expression. The committed run's files are also copied into
+        the book (``book/figure_files``), which shows the PNG and links all three; any other run's stay in its
+        own folder. ``interactive``: the book also shows, in a dropdown under the figure, a version drawn from
+        the same data in the reader's browser (hover values, zoom, series toggled from the legend;
+        grok_lib.interactive)."""
         import matplotlib.pyplot as plt
 
         from . import display, figure_files, provenance
 
         title = provenance.load_manifest()[name]["title"]
         if self.output is None:
-            files = figure_files.ship(figure_files.save_figure_files(fig, name, title, data=data), name)
+            files = figure_files.ship(figure_files.save_figure_files(fig, name, title), name)
             plt.close(fig)
             notebook = provenance.load_manifest()[name]["notebook"]
             return display.FigureView(name, title, files, notebook,
                                       provenance.stamp(name, self.parameters, self.devices), interactive=interactive)
-        files = figure_files.save_figure_files(fig, name, title, self.output / "figures", data=data)
+        files = figure_files.save_figure_files(fig, name, title, self.output / "figures")
         plt.close(fig)
         return display.FigureView(name, title, files, None, provenance.stamp(name, self.parameters, self.devices),
                                   note=f"(saved to {files['png'].parent}; the book's figures are not touched)",

@@ -1,5 +1,5 @@
-"""The settings every image-regression test shares (tests/paper_*/test_figure_images.py): where the baselines
-live and how close an image must be to its baseline."""
+"""The settings every image-regression test shares (tests/test_figure_images.py): where the baselines live, what
+each is called and how close an image must be to its baseline."""
 
 from pathlib import Path
 
@@ -12,6 +12,11 @@ BASELINE_DIR = Path(__file__).parent / "baseline" / f"mpl{matplotlib.__version__
 TOLERANCE = 2
 COMPARE = dict(baseline_dir=str(BASELINE_DIR), tolerance=TOLERANCE, style="default",
                savefig_kwargs={"metadata": {"Software": None}, "dpi": 80})
+
+
+def baseline_name(figure: str) -> str:
+    """The baseline image of figure ``figure`` ("<part>/<name>"): ``<part>_<name>.png``."""
+    return figure.replace("/", "_") + ".png"
 
 
 def changed_style_is_caught(baseline_name: str, draw, tmp_path, linewidth: float) -> bool:

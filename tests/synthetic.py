@@ -102,6 +102,7 @@ def dln_sweep(depths=(1, 2, 3, 4), steps_total: int = 30000) -> list[History]:
                 metrics[f"drift_measured_{i}"] = measured
                 metrics[f"drift_factored_{i}"] = measured * (1 + 0.01 / (1 + t / 100.0))
                 metrics[f"drift_prop43_{i}"] = measured / (depth * 5.0 ** (2 - p))
+                metrics[f"sv_{i}"] = (4.0 - i) * np.exp(-wd * t / 10.0)  # recorded beside its drift, as a real run does
             config = {"depth": depth, "optimizer": opt, "weight_decay": wd, "lr": lr, "n_classes": 5,
                       "steps": steps_total}
             out.append(History(steps=steps, metrics=metrics, config=config, meta={"energy_min": 0.02 + floor}))

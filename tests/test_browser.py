@@ -18,6 +18,8 @@ from urllib.parse import urlparse
 
 import pytest
 
+from grok_lib import chapters
+
 ROOT = Path(__file__).resolve().parent.parent
 SHOTS = ROOT / "test-artifacts" / "screenshots"
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -477,11 +479,9 @@ def test_claims_report_filters_by_verdict(site, browser):
     assert not problems, problems
 
 
-#: The figures that have an interactive version (``run.figure(..., interactive=True)``): page -> figure.
-INTERACTIVE = {"notebooks/paper_a/fig1_loss_curves.html": "paper_a/fig1_loss_curves",
-               "notebooks/paper_a/fig3_stable_rank.html": "paper_a/fig3_stable_rank",
-               "notebooks/paper_b/sparse_classification.html": "paper_b/sparse_sweeps",
-               "notebooks/paper_c/grok_time.html": "paper_c/grok_time"}
+#: The figures that have an interactive version (declared ``interactive=True`` in their chapter): page -> figure.
+INTERACTIVE = {c.notebook.removesuffix(".ipynb") + ".html": name
+               for name, (c, f) in chapters.figures().items() if f.interactive}
 
 # The screen position of point k of trace i of a Plotly figure (for a real mouse move onto it).
 _POINT_JS = """([id, i, k]) => { const gd = document.getElementById(id); const t = gd._fullData[i];

@@ -87,6 +87,15 @@ def test_the_gpu_check_imports_only_the_standard_library_torch_and_numpy():
     assert not foreign, f"gpu_check.py needs {foreign}, which a bare GPU machine may not have"
 
 
+def test_reading_the_chapter_declarations_loads_no_matplotlib():
+    """Step 6 reads the figure declarations (grok_lib/<part>/chapters.py); their plot modules load only when a
+    figure is drawn (chapters.lazy_import), which the import walk above cannot see: so check it in a process."""
+    code = ("import sys; from grok_lib import chapters; declared = chapters.figures(); "
+            "assert declared and 'matplotlib' not in sys.modules, sorted(m for m in sys.modules if 'matplotlib' in m)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert done.returncode == 0, done.stderr[-2000:]
+
+
 def test_the_import_walk_sees_a_third_party_import(tmp_path):
     probe = tmp_path / "probe.py"
     probe.write_text("import os\nfrom grok_lib import clocks\ndef f():\n    import yaml\n")

@@ -119,7 +119,7 @@ def book_figure(tmp_path, monkeypatch):
     def make(**kw):
         fig, ax = plt.subplots(figsize=(6, 3))
         ax.plot([0, 1, 2], [1, 0.5, 0.2], label="a run")
-        return run.figure(fig, "t/fig", **kw)
+        return run.saved_figure(fig, "t/fig", **kw)
 
     yield make
     shutil.rmtree(tmp_path, ignore_errors=True)

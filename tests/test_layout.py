@@ -169,3 +169,21 @@ def test_a_paper_imports_of_an_earlier_paper_only_its_task_model_and_config(part
                 if module is not None and module not in SHARED:
                     foreign.add(f"{path.name}: {name}")
     assert not foreign, f"{part} imports more than the task, model and config of an earlier paper: {sorted(foreign)}"
+
+
+@pytest.mark.parametrize("part", PARTS)
+def test_each_claim_is_declared_by_the_one_chapter_whose_notebook_grades_it(part):
+    """A chapter lists the ids of the claims it grades (``Chapter.claims``): together they are the part's registry,
+    each once, and each chapter's list is exactly what its notebook's committed records hold (every setting)."""
+    import json
+
+    from grok_lib.claims import RECORDS
+
+    declared = {c.stem: c.claims for c in chapters.chapters(part)}
+    ids = [i for claims in declared.values() for i in claims]
+    assert len(ids) == len(set(ids)), f"{part}: a claim declared by two chapters"
+    assert set(ids) == set(importlib.import_module(f"grok_lib.{part}.claims").REGISTRY)
+    for stem, claims in declared.items():
+        files = [RECORDS / part / f"{stem}.json", *(RECORDS / part).glob(f"{stem}@*.json")]
+        recorded = {r["id"] for f in files if f.exists() for r in json.loads(f.read_text())}
+        assert recorded == set(claims), f"{part}/{stem}: records {sorted(recorded)}, declared {sorted(claims)}"

@@ -43,6 +43,16 @@ def recorded(name: str) -> list[History]:
     return recorded_runs.part_set("paper_a", name)
 
 
+#: The two recorded splits at the paper's settings, as the figures and tables label them: label -> recorded set.
+PAPER_SPLITS = {"0.5 of the unordered pairs (the book's split)": "paper_unordered",
+                "0.3 of the ordered pairs (the usual recipe)": "paper_ordered"}
+
+
+def paper_splits() -> dict[str, list[History]]:
+    """The recorded runs at the paper's settings, one sweep per split: label -> histories (:data:`PAPER_SPLITS`)."""
+    return {label: recorded(name) for label, name in PAPER_SPLITS.items()}
+
+
 def seed_sweeps() -> list[list[History]]:
     """The default profile's weight-decay sweep at seeds 0 (the book's own runs), 1 and 2, from the
     recorded ``seeds`` set: one sweep per seed, each in λ order."""

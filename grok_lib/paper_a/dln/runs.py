@@ -21,3 +21,8 @@ def gd_decayed_runs(histories: Sequence[History]) -> list[History]:
 def separation_runs(histories: Sequence[History], weight_decay: float = 1e-3) -> list[History]:
     """The GD runs at one weight decay, one per depth (the separation figure)."""
     return [h for h in gd_decayed_runs(histories) if h.cfg.weight_decay == weight_decay]
+
+
+def focus_depth(histories: Sequence[History]) -> int:
+    """The depth the chapter follows: 2, its running example; a sweep without depth 2 shows its first depth."""
+    return 2 if any(h.cfg.depth == 2 for h in histories) else histories[0].cfg.depth
