@@ -107,7 +107,7 @@ def axes_data(fig) -> list[dict]:
             xy = line.get_xydata()
             if len(xy) == 0:
                 continue
-            entry = {"kind": "line", "label": _label(line), "x": _nums(xy[:, 0]), "y": _nums(xy[:, 1])}
+            entry = {"mark": "line", "label": _label(line), "x": _nums(xy[:, 0]), "y": _nums(xy[:, 1])}
             if line.get_transform() != ax.transData:
                 entry["note"] = "a reference line: one coordinate is a fraction of the axes (0 to 1)"
                 x_data, _ = line.get_transform().contains_branch_seperately(ax.transData)
@@ -116,18 +116,18 @@ def axes_data(fig) -> list[dict]:
         for coll in ax.collections:
             if isinstance(coll, PathCollection) and len(coll.get_offsets()):
                 off = coll.get_offsets()
-                series.append({"kind": "points", "label": _label(coll), "x": _nums(off[:, 0]), "y": _nums(off[:, 1]),
+                series.append({"mark": "points", "label": _label(coll), "x": _nums(off[:, 0]), "y": _nums(off[:, 1]),
                                "color": _colours(coll.get_facecolor())})
         for cont in ax.containers:
             if isinstance(cont, BarContainer):
-                series.append({"kind": "bars", "label": _label(cont),
+                series.append({"mark": "bars", "label": _label(cont),
                                "x": _nums([p.get_x() + p.get_width() / 2 for p in cont.patches]),
                                "y": _nums([p.get_height() for p in cont.patches]),
                                "color": _colours([p.get_facecolor() for p in cont.patches])})
         for im in ax.get_images():
             if isinstance(im, AxesImage):
                 arr = im.get_array()
-                series.append({"kind": "image", "label": _label(im), "shape": list(arr.shape),
+                series.append({"mark": "image", "label": _label(im), "shape": list(arr.shape),
                                "extent": _nums(im.get_extent()), "values": _nums(arr)})
         if not series and not ax.get_title() and not ax.get_xlabel():
             continue  # a colour bar or an empty panel

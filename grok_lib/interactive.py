@@ -190,10 +190,10 @@ def plotly_figure(facts: dict) -> dict:
                                           "x": (box[0] + box[2]) / 2, "y": box[3], "xanchor": "center",
                                           "yanchor": "bottom", "showarrow": False})
         for s in p["series"]:
-            if s["kind"] == "image":
+            if s["mark"] == "image":
                 layout["annotations"].append({"text": "(an image: see the static figure)", "xref": f"{xref} domain",
                                               "yref": f"{yref} domain", "x": 0.5, "y": 0.5, "showarrow": False})
-            elif s["kind"] == "line" and ("axes_fraction" in s or "note" in s):
+            elif s["mark"] == "line" and ("axes_fraction" in s or "note" in s):
                 layout["shapes"] += [shape for shape in [_reference(s, xref, yref)] if shape]
             else:
                 data.append(_trace(s, xref, yref, xname, yname, groups))
@@ -241,8 +241,6 @@ def _trace(s, xref, yref, xname, yname, groups) -> dict:
     colour, label = s["color"], s.get("label")
     group = label or (groups.get(colour) if isinstance(colour, str) else None)
     style, marker = s.get("linestyle"), s.get("marker")
-    if "linestyle" not in s and s["kind"] == "line":  # an older data file: a one-point line is a marked point
-        style, marker = ("-", None) if len(s["x"]) > 1 else (None, "o")
     if label:
         name = plain(label)
     elif group:  # an unlabelled companion of a labelled series: named by that series and its look
@@ -253,9 +251,9 @@ def _trace(s, xref, yref, xname, yname, groups) -> dict:
     hover = f"<b>%{{fullData.name}}</b><br>{xname} = %{{x:.6~g}}<br>{yname} = %{{y:.4~g}}<extra></extra>"
     trace = {"x": s["x"], "y": s["y"], "name": name, "xaxis": xref, "yaxis": yref, "hovertemplate": hover,
              "legendgroup": f"{plain(group)} {colour}" if group else None, "_labelled": bool(label)}
-    if s["kind"] == "bars":
+    if s["mark"] == "bars":
         return trace | {"type": "bar", "marker": {"color": colour}}
-    if s["kind"] == "points":
+    if s["mark"] == "points":
         return trace | {"type": "scatter", "mode": "markers", "marker": {"color": colour, "size": 7}}
     mode = "+".join(m for m, on in (("lines", style is not None), ("markers", marker is not None)) if on) or "lines"
     width = round(s.get("linewidth", 1.5) * 4 / 3, 2)  # points -> CSS pixels

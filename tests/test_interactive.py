@@ -73,19 +73,6 @@ def test_plotly_figure_draws_the_same_figure():
     assert [a["text"] for a in lay["annotations"]] == ["a panel"]
 
 
-def test_an_older_data_file_still_draws():
-    facts = synthetic_facts()
-    for p in facts["panels"]:
-        del p["box"], p["xlim"], p["ylim"]
-        for s in p["series"]:
-            for k in ("color", "linestyle", "marker", "linewidth", "axes_fraction", "markersize", "markeredgecolor"):
-                s.pop(k, None)
-    spec = interactive.plotly_figure(facts)
-    assert len(spec["layout"]["shapes"]) == 1
-    assert [t["name"] for t in spec["data"] if t["showlegend"]] == ["λ = 0.6", "λ = 1", "ratio"]
-    assert spec["data"][3]["mode"] == "markers"  # a one-point line is a marked point
-
-
 def test_plain_reads_mathtext():
     assert interactive.plain(r"$\lambda t\,/\,\ln\alpha$") == "λt\u2009/\u2009ln\u2009α"
     assert interactive.plain(r"sim, $\varepsilon = 10^{-3}$") == "sim, ε = 10<sup>−3</sup>"
