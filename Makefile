@@ -75,8 +75,8 @@ test-part:
 	  $(PY) -m pytest notebooks/paper_$(PART) $(NBVAL_ARGS); notebooks=$$?; fi; \
 	test $$tests -eq 0 -o $$tests -eq 5 && test $$notebooks -eq 0  # 5: a lane with none of the part's tests
 
-# After a deliberate change to a plot or a metric: regenerate the baseline images and the
-# committed figure numbers, then review `git diff --stat tests/` and commit.
+# After a deliberate change to a plot: regenerate the baseline images (and the book's arithmetic record), then
+# review `git diff --stat tests/` and commit. The figures' numbers are written by `make notebooks`.
 baselines: test-env
 	$(PY) scripts/make_baselines.py
 

@@ -25,7 +25,7 @@ off anywhere still leaves its numbers):
    complete sweep is written to OUT_DIR/runs in the run store's format (compact: the
    snapshots the figures read only);
 6. with time left: the default profile on the device against the committed CPU figure
-   numbers (tests/figure_numbers/paper_a), within the regression tolerances.
+   numbers (the ``numbers`` of book/figure_files/paper_a/<figure>.json), within the regression tolerances.
 
 A time budget (--budget-min, default 7) stops it cleanly: a sweep stops at a recorded step,
 a step that does not fit is skipped, and the report says what was skipped. Exit status: 0
@@ -107,8 +107,6 @@ from benchmarks.cuda_graphs import CapturedStep, frozen_from, train_sweep_captur
 from grok_lib.paper_a.train import StackRun, record_schedule, train, train_sweep  # noqa: E402
 from grok_lib.plans import run_key  # noqa: E402
 from grok_lib.store import RunStore
-
-CPU_NUMBERS = ROOT / "tests" / "figure_numbers" / "paper_a"
 
 
 class OutOfTime(Exception):
@@ -663,11 +661,7 @@ def cpu_recorded_numbers() -> dict:
     """The committed CPU values (default profile) that match a key number, per weight decay tag."""
     out = {}
     for figure in ("fig1_loss_curves", "fig3_stable_rank"):
-        path = CPU_NUMBERS / f"{figure}.json"
-        if not path.exists():
-            continue
-        data = json.loads(path.read_text())
-        for key, value in data["values"].items():
+        for key, value in (figure_numbers.committed(f"paper_a/{figure}") or {}).items():
             tag, name = key.split("/", 1)
             if name.startswith("T_") or name == "srank_E@4500":
                 out.setdefault(tag, {})[name.replace("srank_E@4500", "srank_E end")] = value
@@ -775,11 +769,10 @@ def default_against_cpu(report: Report, device: str, mode: str, recorder: str, k
         return
     histories = complete[mode]
     for name, reduce in default_sweep_numbers().items():
-        path = CPU_NUMBERS / f"{name.split('/')[-1]}.json"
-        if not path.exists():
+        expected = figure_numbers.committed(name)
+        if not expected:
             report.put(step, name, "no committed CPU numbers")
             continue
-        expected = json.loads(path.read_text())["values"]
         problems = figure_numbers.compare(expected, reduce(histories))
         report.put(step, name, {"values": len(expected), "outside_tolerance": len(problems),
                                 "first_problems": problems[:12]})
@@ -875,7 +868,7 @@ def render_sweep(section: dict) -> list[str]:
             lines += [f"- {key}: {fmt(value)}", ""]
     if cpu is not None:
         lines += ["CPU values: the committed figure numbers of the **default** profile (width 256, 4,500 epochs, "
-                  "tests/figure_numbers/paper_a). CPU values of the paper profile are not recorded, so the paper "
+                  "book/figure_files/paper_a). CPU values of the paper profile are not recorded, so the paper "
                   "columns have no CPU counterpart of the same settings.", ""]
     return lines
 

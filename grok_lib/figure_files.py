@@ -167,9 +167,10 @@ def _colours(colours):
     return hexes[0] if len(set(hexes)) == 1 else (hexes or None)
 
 
-def save_figure_files(fig, name: str, title: str, folder: Path = paths.FIGURES, data=None) -> dict:
+def save_figure_files(fig, name: str, title: str, folder: Path = paths.FIGURES, numbers=None) -> dict:
     """Save ``fig`` legibly as ``<folder>/<name>.png`` (:data:`PNG_DPI`), ``.svg`` and ``.json`` (the
-    plotted data, and ``data`` if given); return ``{"png", "svg", "json": path, "layout": ...}``.
+    plotted data, and ``numbers``, the figure's key numbers, if given: the book's committed run gives them,
+    and the figure-number tests compare with them); return ``{"png", "svg", "json": path, "layout": ...}``.
     The files do not vary with the time they were made (fixed metadata)."""
     import io
 
@@ -186,8 +187,8 @@ def save_figure_files(fig, name: str, title: str, folder: Path = paths.FIGURES, 
     facts = {"figure": name, "title": title, "layout": layout, "width_in": round(float(w), 3),
              "height_in": round(float(h), 3), "min_font_pt": min_font_pt(float(w), layout),
              "panels": axes_data(fig)}
-    if data is not None:
-        facts["data"] = data
+    if numbers is not None:
+        facts["numbers"] = numbers
     path = paths.figure_path(name, ".json", folder)
     atomic_write(path, (json.dumps(facts, ensure_ascii=False, separators=(",", ":"), default=_json_default)
                         + "\n").encode())

@@ -1,17 +1,20 @@
 """Figure regression of the numbers behind a figure: tolerances and the comparison.
 
 Figure regression guards every figure twice: its declared drawing against a baseline image
-(tests/test_figure_images.py), and the numbers it plots against committed values
-(``tests/figure_numbers/<part>/<figure>.json``) with the tolerances below. Each paper's
-package reduces its runs to those numbers (``grok_lib.paper_a.key_numbers``, ...); regenerate
-both after a deliberate change with ``make baselines``.
+(tests/test_figure_images.py), and the numbers it plots against the values the book holds (:func:`committed`:
+the ``numbers`` of the figure's data file, ``book/figure_files/<part>/<figure>.json``, which the notebook's
+committed run writes) with the tolerances below. Each paper's package reduces its runs to those numbers
+(``grok_lib.paper_a.key_numbers``, ...); after a deliberate change ``make notebooks`` writes them again, and
+``make baselines`` the images.
 """
 
 from __future__ import annotations
 
+import json
 import math
-from typing import Sequence
+from typing import Optional, Sequence
 
+from . import paths
 from .history import History
 
 #: Tolerance per class of value: ("rel", r) means ``abs(a - e) <= r * abs(e)``; ("abs", t) means ``abs(a - e) <= t``.
@@ -21,6 +24,13 @@ TOLERANCES = {
     "epoch": ("abs", 50),  # clock readings: one step of the recording grid
     "geometry": ("abs", 0.02),  # shares, radius CVs, angle errors (in polygon steps), bit fractions
 }
+
+
+def committed(name: str) -> Optional[dict]:
+    """The key numbers behind figure ``name`` as the book holds them: the ``numbers`` its committed run wrote into
+    the figure's data file (``book/figure_files/<name>.json``); None if the book has no such file or numbers."""
+    path = paths.figure_path(name, ".json", paths.SHIPPED_FIGURES)
+    return json.loads(path.read_text()).get("numbers") if path.exists() else None
 
 
 def tolerance_class(key: str) -> str:

@@ -107,29 +107,32 @@ class Run:
         from . import chapters, style
 
         declared = chapters.figures()[name][1]
+        args = chapters.inputs(name, self.groups or self.histories)
         style.use_house_style()
-        fig = declared.draw(*chapters.inputs(name, self.groups or self.histories))
-        return self.saved_figure(fig, name, interactive=declared.interactive)
+        fig = declared.draw(*args)
+        # the book's run also writes the figure's key numbers into its data file: what the figure-number tests compare
+        numbers = declared.numbers(*args) if self.committed else None
+        return self.saved_figure(fig, name, interactive=declared.interactive, numbers=numbers)
 
-    def saved_figure(self, fig, name: str, interactive: bool = False):
+    def saved_figure(self, fig, name: str, interactive: bool = False, numbers=None):
         """Save the drawn figure ``name`` legibly (PNG, SVG and its plotted data as JSON) and return it for
         display with its caption: the cell's last expression. The committed run's files are also copied into
         the book (``book/figure_files``), which shows the PNG and links all three; any other run's stay in its
         own folder. ``interactive``: the book also shows, in a dropdown under the figure, a version drawn from
         the same data in the reader's browser (hover values, zoom, series toggled from the legend;
-        grok_lib.interactive)."""
+        grok_lib.interactive). ``numbers``: the figure's key numbers, written into its data file."""
         import matplotlib.pyplot as plt
 
         from . import display, figure_files, provenance
 
         title = provenance.load_manifest()[name]["title"]
         if self.output is None:
-            files = figure_files.ship(figure_files.save_figure_files(fig, name, title), name)
+            files = figure_files.ship(figure_files.save_figure_files(fig, name, title, numbers=numbers), name)
             plt.close(fig)
             notebook = provenance.load_manifest()[name]["notebook"]
             return display.FigureView(name, title, files, notebook,
                                       provenance.stamp(name, self.parameters, self.devices), interactive=interactive)
-        files = figure_files.save_figure_files(fig, name, title, self.output / "figures")
+        files = figure_files.save_figure_files(fig, name, title, self.output / "figures", numbers=numbers)
         plt.close(fig)
         return display.FigureView(name, title, files, None, provenance.stamp(name, self.parameters, self.devices),
                                   note=f"(saved to {files['png'].parent}; the book's figures are not touched)",

@@ -4,12 +4,12 @@
    sketch (tests/paper_a/test_plots.py), into the folder named after this matplotlib and FreeType version;
 2. the arithmetic the book is recorded in (book/arithmetic.json, grok_lib/arithmetic.py): the
    notebooks write the book's claims and figures only in that arithmetic, and the tests compare
-   exactly there (elsewhere within the measured envelope);
-3. the numbers behind every figure (tests/figure_numbers/<part>/<figure>.json), from each
-   part's default-profile runs in the run store (trained if missing), through each figure's
-   declared reduction (:func:`grok_lib.chapters.figure_numbers`).
+   exactly there (elsewhere within the measured envelope).
 
-Review the result with `git diff --stat tests/` (and an image viewer) before committing.
+The numbers behind every figure are not written here: the notebook's committed run writes them into the
+figure's data file (``make notebooks``: ``book/figure_files/<part>/<figure>.json``).
+
+Review the result with `git diff --stat tests/ book/` (and an image viewer) before committing.
 """
 
 from __future__ import annotations
@@ -24,10 +24,8 @@ import pytest
 
 from grok_lib import arithmetic, paths
 from grok_lib.atomic import atomic_write
-from grok_lib.chapters import figure_numbers
 
 ROOT = Path(__file__).resolve().parent.parent
-REFERENCE = ROOT / "tests" / "figure_numbers"
 
 
 def baseline_dir() -> Path:
@@ -50,12 +48,6 @@ def main() -> int:
         print(f"warning: recording the book in {arithmetic.summary(facts)}, not the pinned arithmetic")
     atomic_write(paths.BOOK_ARITHMETIC, (json.dumps(facts, indent=1, sort_keys=True) + "\n").encode())
     print(f"arithmetic written to {paths.BOOK_ARITHMETIC.relative_to(ROOT)}: {facts['id']}")
-    for name, compute in figure_numbers().items():
-        path = REFERENCE / f"{name}.json"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        record = {"figure": name, "profile": "default", "values": compute()}
-        path.write_text(json.dumps(record, indent=1, sort_keys=True) + "\n")
-        print(f"figure numbers written to {path.relative_to(ROOT)} ({len(record['values'])} values)")
     return 0
 
 

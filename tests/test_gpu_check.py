@@ -293,8 +293,8 @@ def test_on_a_gpu_the_replayed_steps_train_as_the_eager_ones():
 
 
 def test_the_cpu_comparison_covers_every_figure_of_the_default_sweep():
-    """Step 6 compares the GPU sweep with each committed CPU number file of the default weight-decay sweep."""
+    """Step 6 compares the GPU sweep with the committed CPU numbers of each figure of the default weight-decay sweep."""
     names = gpu_check.default_sweep_numbers()
     assert "paper_a/fig1_loss_curves" in names and "paper_a/dln_fast_clock" not in names
     assert "paper_a/fig1_paper_settings" not in names
-    assert all((gpu_check.CPU_NUMBERS / f"{n.split('/')[-1]}.json").exists() for n in names)
+    assert all(gpu_check.figure_numbers.committed(n) for n in names)

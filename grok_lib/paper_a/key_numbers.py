@@ -4,8 +4,8 @@ For every figure two kinds of function live here:
 
 - ``<figure>_table(histories)``: the rows the notebook prints (nbval compares them) and
   the checks (:mod:`grok_lib.paper_a.checks`) read;
-- ``<figure>(histories)``: the figure's numbers reduced for figure regression
-  (``tests/figure_numbers/paper_a/<figure>.json``, compared by
+- ``<figure>(histories)``: the figure's numbers reduced for figure regression (the book's run writes them
+  into the figure's data file, ``book/figure_files/paper_a/<figure>.json``; compared by
   :func:`grok_lib.figure_numbers.compare`), built from the same tables where they overlap.
 
 Each figure's chapter declaration (:mod:`grok_lib.paper_a.chapters`) names its reduction. The tables

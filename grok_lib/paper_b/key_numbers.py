@@ -5,8 +5,8 @@ For every figure two kinds of function live here:
 
 - ``<figure>_table(...)`` (and a few companion tables): the rows the notebook prints (nbval
   compares them, so values are rounded to stable digits);
-- a regression reduction ``<figure>_numbers(runs)`` of the notebook's runs, for
-  ``tests/figure_numbers/paper_b/<figure>.json`` (compared by :func:`grok_lib.figure_numbers.compare`:
+- a regression reduction ``<figure>_numbers(runs)`` of the notebook's runs, which the book's run writes into
+  the figure's data file ``book/figure_files/paper_b/<figure>.json`` (compared by :func:`grok_lib.figure_numbers.compare`:
   names starting ``T_`` are steps, names containing ``acc`` accuracies, the rest relative).
 
 The MLP chapters' tables and reductions (modular addition, the bridge to Part A) are in
