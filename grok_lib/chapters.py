@@ -13,7 +13,7 @@ function that reduces the default profile's runs to the figure's key numbers. Ev
 this is derived here:
 
 - the figure manifest (:func:`manifest`: figure -> title, notebook, parameters, files),
-- the key-number registry the figure-number tests and ``make baselines`` read (:func:`figure_numbers`),
+- the key-number registry the figure-number tests and ``scripts/measure_envelope.py`` read (:func:`figure_numbers`),
 - the book's runs that ``make`` trains up front (:func:`book_configs`),
 - the recorded sets a figure is drawn from, which its caption names (:func:`recorded_sets`).
 
@@ -61,6 +61,8 @@ def lazy_import(name: str):
     if name in sys.modules:
         return sys.modules[name]
     spec = importlib.util.find_spec(name)
+    if spec is None:
+        raise ModuleNotFoundError(f"lazy_import: no module named {name!r}", name=name)
     spec.loader = importlib.util.LazyLoader(spec.loader)
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module

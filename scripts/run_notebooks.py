@@ -32,7 +32,7 @@ import json
 import grok_lib  # noqa: F401  first: it pins the arithmetic before numpy and torch load (grok_lib/arithmetic.py)
 import papermill as pm
 
-from grok_lib import paths
+from grok_lib import figure_numbers, paths
 from grok_lib.arithmetic import arithmetic_id
 from grok_lib.claims import RECORDS
 from grok_lib.envelope_verdicts import book_machine_variants
@@ -72,11 +72,14 @@ def fingerprint(path: Path) -> str:
 
 
 def up_to_date(path: Path) -> bool:
-    """Whether executing ``path`` again would change nothing (see the module docstring)."""
+    """Whether executing ``path`` again would change nothing (see the module docstring): also, the book holds
+    the key numbers of each of its figures (the data files its committed run writes)."""
     stored = json.loads(path.read_text()).get("metadata", {}).get(FINGERPRINT)
     rel = path.resolve().relative_to(paths.ROOT).as_posix()
-    outputs = [o for e in load_manifest().values() if e["notebook"] == rel for o in e["outputs"]]
-    return stored == fingerprint(path) and all((paths.ROOT / o).exists() for o in outputs)
+    figures = {name: e for name, e in load_manifest().items() if e["notebook"] == rel}
+    files = [paths.ROOT / o for e in figures.values() for o in e["outputs"]]
+    return (stored == fingerprint(path) and all(f.exists() for f in files)
+            and all(figure_numbers.committed(name) for name in figures))
 
 
 def execute_in_place(path: Path) -> float:

@@ -87,11 +87,15 @@ def test_the_gpu_check_imports_only_the_standard_library_torch_and_numpy():
     assert not foreign, f"gpu_check.py needs {foreign}, which a bare GPU machine may not have"
 
 
-def test_reading_the_chapter_declarations_loads_no_matplotlib():
-    """Step 6 reads the figure declarations (grok_lib/<part>/chapters.py); their plot modules load only when a
-    figure is drawn (chapters.lazy_import), which the import walk above cannot see: so check it in a process."""
-    code = ("import sys; from grok_lib import chapters; declared = chapters.figures(); "
-            "assert declared and 'matplotlib' not in sys.modules, sorted(m for m in sys.modules if 'matplotlib' in m)")
+def test_reading_the_chapter_declarations_imports_nothing_beyond_torch_and_numpy():
+    """Step 6 reads the figure declarations (grok_lib/<part>/chapters.py, reached through import_module, which the
+    import walk above does not follow); their plot modules load only when a figure is drawn (chapters.lazy_import).
+    So check it in a process: reading Part A's declarations, as step 6 does, adds no module outside the standard
+    library and grok_lib to what importing grok_lib, numpy and torch loads."""
+    code = ("import sys, grok_lib, numpy, torch; before = {m.split('.')[0] for m in sys.modules}; "
+            "from grok_lib import chapters; assert chapters.figures('paper_a'); "
+            "added = {m.split('.')[0] for m in sys.modules} - before - set(sys.stdlib_module_names) - {'grok_lib'}; "
+            "assert not added, sorted(added)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     assert done.returncode == 0, done.stderr[-2000:]
 

@@ -1,5 +1,6 @@
 """The interactive figures (grok_lib/interactive.py): the Plotly spec drawn from a figure's data file,
-the HTML a page embeds, and the dropdown ``Run.figure(..., interactive=True)`` adds under the figure."""
+the HTML a page embeds, and the dropdown ``Run.saved_figure(..., interactive=True)`` adds under a figure declared
+``interactive=True``."""
 
 import json
 import re

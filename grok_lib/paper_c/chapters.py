@@ -57,7 +57,6 @@ def _data_ratio(hs):
     return plots.figure_data_ratio(hs, data_ratio.measure_data_ratio(hs))
 
 
-
 def _chapter(stem: str, call, runs, *figs: Figure, claims: tuple[str, ...], claim_runs=None) -> Chapter:
     return Chapter(f"notebooks/paper_c/{stem}.ipynb", call, runs, figs, claim_runs=claim_runs or no_claim_runs,
                    claims=claims)
