@@ -168,14 +168,13 @@ def with_claim_runs(notebook: str, run):
     return replace(run, claim_histories=run_all(chapter(part, stem).claim_runs(own), progress=False))
 
 
-def inputs(name: str, runs: Runs) -> tuple:
-    """The arguments figure ``name``'s ``draw`` and ``numbers`` take: ``(runs,)`` (its chapter's histories, shaped
-    as its runs), or, for a figure of recorded sets, those sets' histories (the part's ``load_set``)."""
-    sets = figures()[name][1].sets
-    if not sets:
+def inputs(figure: Figure, runs: Runs) -> tuple:
+    """The arguments ``figure``'s ``draw`` and ``numbers`` take: ``(runs,)`` (its chapter's histories, shaped as
+    its runs), or, for a figure of recorded sets, those sets' histories (its part's ``load_set``)."""
+    if not figure.sets:
         return (runs,)
-    load = _module(name.split("/", 1)[0]).load_set
-    return tuple(load(s) for s in sets)
+    load = _module(figure.name.split("/", 1)[0]).load_set
+    return tuple(load(s) for s in figure.sets)
 
 
 def figure_numbers(part: Optional[str] = None) -> dict[str, Callable[[], dict]]:
@@ -190,6 +189,6 @@ def figure_numbers(part: Optional[str] = None) -> dict[str, Callable[[], dict]]:
         if not f.sets and c.notebook not in runs:
             own = c.runs("default")
             runs[c.notebook] = shaped(own, run_all(flat(own), progress=False))
-        return f.numbers(*inputs(name, runs.get(c.notebook)))
+        return f.numbers(*inputs(f, runs.get(c.notebook)))
 
     return {name: (lambda name=name: compute(name)) for name in declared}

@@ -107,7 +107,7 @@ class Run:
         from . import chapters, style
 
         declared = chapters.figures()[name][1]
-        args = chapters.inputs(name, self.groups or self.histories)
+        args = chapters.inputs(declared, self.groups or self.histories)
         style.use_house_style()
         fig = declared.draw(*args)
         # the book's run also writes the figure's key numbers into its data file: what the figure-number tests compare
@@ -125,12 +125,12 @@ class Run:
 
         from . import display, figure_files, provenance
 
-        title = provenance.load_manifest()[name]["title"]
+        entry = provenance.load_manifest()[name]
+        title = entry["title"]
         if self.output is None:
             files = figure_files.ship(figure_files.save_figure_files(fig, name, title, numbers=numbers), name)
             plt.close(fig)
-            notebook = provenance.load_manifest()[name]["notebook"]
-            return display.FigureView(name, title, files, notebook,
+            return display.FigureView(name, title, files, entry["notebook"],
                                       provenance.stamp(name, self.parameters, self.devices), interactive=interactive)
         files = figure_files.save_figure_files(fig, name, title, self.output / "figures", numbers=numbers)
         plt.close(fig)

@@ -79,7 +79,8 @@ def _dln_fast(hs):
 def _dln_slow(hs):
     gd_decayed = gd_decayed_runs(hs)
     slow = [dc.slow_clock_fits(h) for h in gd_decayed]
-    drift_run, drift = dc.focus_drift(hs)
+    drift_run = next(h for h in gd_decayed if h.cfg.depth == focus_depth(plain_runs(hs)))
+    drift = {i: dc.drift_errors(drift_run, i, start=10) for i in (0, 1) if f"sv_{i}" in drift_run.metrics}
     return dln_plots.figure_slow_clock(gd_decayed, [dc.gap(h) for h in gd_decayed], dc.ETA_LEVELS,
                                        [s["T"] for s in slow], [s["power"] for s in slow], [s["log"] for s in slow],
                                        {i: d["steps"] for i, d in drift.items()}, drift, dc.run_label(drift_run))

@@ -20,7 +20,6 @@ import numpy as np
 from ...clocks import t_cls  # noqa: F401 (the fast clock: first step with L_CE <= eps)
 from ...fits import Fit, linear_fit, power_law_fit, theta_from_trep_exponent
 from ...history import History
-from .runs import focus_depth, gd_decayed_runs, plain_runs
 from .theory import end_to_end, factor_penalty, lemma31_bound, schatten_power
 
 #: Loss levels of the fast clock (down to 1e-8: below that AdamW's gradient falls under its
@@ -162,13 +161,6 @@ def drift_errors(history: History, index: int, start: int = 0) -> dict[str, np.n
         pred = history[f"drift_{name}_{index}"][keep]
         out[name] = np.abs(pred - measured[keep]) / np.abs(measured[keep])
     return out
-
-
-def focus_drift(histories: list[History]) -> tuple[History, dict[int, dict[str, np.ndarray]]]:
-    """The GD run with weight decay at the chapter's focus depth, and the errors of its two leading singular values'
-    predicted drifts (:func:`drift_errors` from step 10; a value whose singular value was not recorded is left out)."""
-    run = next(h for h in gd_decayed_runs(histories) if h.cfg.depth == focus_depth(plain_runs(histories)))
-    return run, {i: drift_errors(run, i, start=10) for i in (0, 1) if f"sv_{i}" in run.metrics}
 
 
 def separation_row(history: History) -> dict:
