@@ -7,8 +7,11 @@ weight decay, eta = the learning rate, eps = the accuracy threshold, D = S - T.
 - :mod:`grok_lib.paper_c.config`    the frozen run config, its validation, the profiles and the run sets
 - :mod:`grok_lib.paper_c.theory`    every closed form: exact dynamics, Marchenko-Pastur, accuracy laws,
   the grokking-time formula, the weight-decay limits, the learning-rate rescalings
-- :mod:`grok_lib.paper_c.simulate`  the teacher-student data and the trainer ``train(config) -> History``
-  (linear student by exact powers in the sample eigenbasis or plain GD; two-layer linear and tanh nets)
+- :mod:`grok_lib.paper_c.samples`   the teacher-student data: teacher, inputs, label noise, initial weights, the
+  record steps, and the data in the sample covariance's eigenbasis
+- :mod:`grok_lib.paper_c.run_theory` the closed forms on a run's own data: its theory curves and crossing times
+- :mod:`grok_lib.paper_c.simulate`  the trainer ``train(config) -> History`` (linear student by exact powers in the
+  sample eigenbasis or plain GD; two-layer linear and tanh nets)
 - :mod:`grok_lib.paper_c.measure`   grokking times, crossings, relative errors, plateaus, peaks; the windows the claims
   are read in and the errors there, the accuracy law's deviations, the formula ratios, the small-gamma regime and
   the seed means over d_out (what the checks and the key numbers both read; it imports neither)

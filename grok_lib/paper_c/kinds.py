@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..kinds import RunKind, register
-from . import config, simulate, theory
+from . import config, run_theory, samples, simulate, theory
 from .config import LinearEstimatorConfig
 
 
@@ -28,7 +28,7 @@ LINEAR_ESTIMATOR = register(RunKind(
     name="paper_c.linear_estimator",
     config_type=LinearEstimatorConfig,
     train=train_group,
-    code=(config, theory, simulate),  # config: N_tr and the eta check are derived there
+    code=(config, theory, samples, run_theory, simulate),  # config: N_tr and the eta check are derived there
     memory=memory,
     sizes=("d_in", "n_test", "d_out", "hidden"),
     spelled={"d_out": "d_outs", "lam": "lams", "gamma": "gammas"},

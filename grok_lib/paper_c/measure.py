@@ -261,10 +261,10 @@ def second_layer_gram(config, t_max: int) -> np.ndarray:
     """The mean eigenvalue of W2^T W2 at steps 0 ... t_max of the two-layer linear net of ``config``, retraced with
     the trainer's own data, initialisation and update (:mod:`.simulate`, in the eigenbasis; weight decay included).
     The paper's rescaling eta -> eta / (2 d_out^2) assumes W2^T W2 = I / (2 d_out), its value at initialisation."""
-    from . import simulate
+    from . import samples, simulate
 
-    w1, w2 = simulate.init_net(config)
-    rotated = simulate.Rotated(config, simulate.make_data(config), w1 @ w2)
+    w1, w2 = samples.init_net(config)
+    rotated = samples.Rotated(config, samples.make_data(config), w1 @ w2)
     return np.asarray([float(np.trace(w2.T @ w2)) / config.d_out
                        for _, (_, w2, _) in zip(range(t_max + 1), simulate.two_layer_linear_steps(config, rotated))])
 

@@ -1,10 +1,5 @@
-"""Paper C's simulation: the teacher-student data and ``train(config) -> History`` (numpy, float64).
-
-Data (all seeded by the config): teacher T and student S_0 with i.i.d. N(0, 1/(2 d_in d_out))
-entries, N_tr = round(d_in / lambda) training inputs and ``n_test`` test inputs x ~ N(0, I)
-(drawn in the eigenbasis of the sample covariance, see :func:`make_data`), labels y = T^T x
-(+ N(0, sigma_n^2) noise on the training labels). Each object has its own random stream, so
-changing lambda keeps the teacher, and a larger N_tr extends the training set.
+"""Paper C's trainer, ``train(config) -> History`` (numpy, float64), on the teacher-student samples of
+:mod:`grok_lib.paper_c.samples`, with the theory on the run's own data (:mod:`grok_lib.paper_c.run_theory`).
 
 Students and how they are trained (full-batch GD, learning rate eta, weight decay gamma):
 
@@ -18,13 +13,12 @@ Students and how they are trained (full-batch GD, learning rate eta, weight deca
 - ``two_layer_linear`` (S = W1 W2): GD on W1, W2, with the exact full-batch gradient taken through
   the sample covariance (dL/dS = (2/d_out)(Sigma D - X^T Xi / N_tr)) in its eigenbasis.
 - ``tanh`` (f(x) = W2^T tanh(W1^T x)): GD with per-sample forward and backward passes.
-  The nets start from W1 ~ N(0, 1/(2 d_in h)), W2 ~ N(0, 1/(2 h d_out)): the paper's
-  initialisation applied to each layer (our reading; it gives the paper's eta -> eta/(2 d_out^2)).
+  The nets' initialisation is :func:`grok_lib.paper_c.samples.init_net`.
 
-Recorded on :func:`record_steps`: ``train_loss`` and ``test_loss`` (mean squared error / d_out on
+Recorded on :func:`grok_lib.paper_c.samples.record_steps`: ``train_loss`` and ``test_loss`` (mean squared error / d_out on
 the samples), ``gen_loss`` = ||D||^2 / d_out (exact; linear models only), ``train_acc`` and
 ``test_acc`` (fraction with ||error||^2 <= eps), ``train_acc_eps<e>``/``test_acc_eps<e>`` for the
-other thresholds, and the theory on the same steps (see :func:`theory_curves`). The history's
+other thresholds, and the theory on the same steps (see :func:`grok_lib.paper_c.run_theory.theory_curves`). The history's
 meta holds the crossing steps (first step with accuracy >= theory.GROK_ACC) for every threshold,
 to 1e-4 relative for the linear student (refined between record steps on the exact state), to
 the record grid for the nets; its snapshot ``eigenvalues`` is the sample spectrum.
@@ -32,9 +26,7 @@ the record grid for the nets; its snapshot ``eigenvalues`` is the sample spectru
 
 from __future__ import annotations
 
-import math
 import time
-from dataclasses import dataclass
 
 import numpy as np
 from tqdm import tqdm
@@ -42,15 +34,9 @@ from tqdm import tqdm
 from ..history import History
 from . import theory
 from .config import LinearEstimatorConfig
+from .run_theory import theory_crossings, theory_curves
+from .samples import Data, Rotated, init_linear, init_net, make_data, record_steps
 
-#: Random streams: one per object, so that each is the same whatever the others' sizes.
-STREAM_TEACHER, STREAM_X_TRAIN, STREAM_NOISE, STREAM_X_TEST, STREAM_TEST_NOISE = 0, 1, 2, 3, 4
-STREAM_S0, STREAM_W1, STREAM_W2 = 10, 11, 12
-#: Modes whose part of D~ is below this fraction of the largest are left out of the per-sample
-#: errors: they change them by less than 1e-13 relative (GD's late steps live in a few soft modes).
-NEGLIGIBLE_MODE = 1e-13
-#: The training inputs are rotated into the eigenbasis when N_tr <= this * d_in (see Rotated).
-ROTATE_TRAIN = 2
 #: Elements per block of per-sample errors (bounds memory: ~16 MB).
 BLOCK = 2_000_000
 #: Elements per round of the crossing search: a round tries up to 15 steps (d_out = 1, memory-bound
@@ -60,130 +46,6 @@ SEARCH_BLOCK = 200_000
 #: step below 10^4 steps; Delta t's error from it is far below the seed-to-seed spread).
 CROSSING_RTOL = 1e-4
 
-
-@dataclass
-class Data:
-    teacher: np.ndarray  # T, (d_in, d_out)
-    x_train: np.ndarray  # (N_tr, d_in)
-    noise_train: np.ndarray  # Xi, (N_tr, d_out): y_train = x_train T + Xi
-    x_test: np.ndarray  # (n_test, d_in): the test inputs
-    z_test: np.ndarray  # (n_test, d_in): their coordinates in the eigenbasis V of Sigma_tr, x V
-    noise_test: np.ndarray  # (n_test, d_out): zeros unless test_label_noise
-    v: np.ndarray  # V (d_in, d_in), eigenvectors of Sigma_tr (ascending eigenvalues s)
-    s: np.ndarray  # the eigenvalues of Sigma_tr
-
-
-def _rng(seed: int, stream: int) -> np.random.Generator:
-    return np.random.default_rng([seed, stream])
-
-
-def make_data(config: LinearEstimatorConfig) -> Data:
-    """The teacher, the training inputs, the sample covariance's eigenbasis, the test inputs and the noise.
-
-    The test inputs are drawn in the original basis and then rotated into the eigenbasis (z = x V).
-    (Drawing z and setting x = V z would skip that product, but for lambda > 1 the eigenvectors of
-    the zero eigenvalue are any basis of the null space, which LAPACK picks differently with the
-    thread count: the test set, and its numbers, would then depend on the machine's threads.)
-    """
-    d_in, d_out, seed = config.d_in, config.d_out, config.data_seed
-    teacher = _rng(seed, STREAM_TEACHER).standard_normal((d_in, d_out)) / math.sqrt(2 * d_in * d_out)
-    x_train = _rng(seed, STREAM_X_TRAIN).standard_normal((config.n_train, d_in))
-    s, v = eigenbasis(config, x_train)
-    noise = config.label_noise * _rng(seed, STREAM_NOISE).standard_normal((config.n_train, d_out))
-    x_test = _rng(seed, STREAM_X_TEST).standard_normal((config.n_test, d_in))
-    noise_test = np.zeros((config.n_test, d_out))
-    if config.test_label_noise:
-        noise_test = config.label_noise * _rng(seed, STREAM_TEST_NOISE).standard_normal((config.n_test, d_out))
-    return Data(teacher, x_train, noise, x_test, x_test @ v, noise_test, v, s)
-
-
-def init_linear(config: LinearEstimatorConfig) -> np.ndarray:
-    """S_0 with i.i.d. N(0, 1/(2 d_in d_out)) entries (the paper's initialisation)."""
-    std = 1 / math.sqrt(2 * config.d_in * config.d_out)
-    return _rng(config.init_seed, STREAM_S0).standard_normal((config.d_in, config.d_out)) * std
-
-
-def init_net(config: LinearEstimatorConfig) -> tuple[np.ndarray, np.ndarray]:
-    """W1 ~ N(0, 1/(2 d_in h)) (d_in x h) and W2 ~ N(0, 1/(2 h d_out)) (h x d_out)."""
-    d_in, h, d_out = config.d_in, config.hidden, config.d_out
-    w1 = _rng(config.init_seed, STREAM_W1).standard_normal((d_in, h)) / math.sqrt(2 * d_in * h)
-    w2 = _rng(config.init_seed, STREAM_W2).standard_normal((h, d_out)) / math.sqrt(2 * h * d_out)
-    return w1, w2
-
-
-def record_steps(config: LinearEstimatorConfig) -> np.ndarray:
-    """Step 0, ``n_log`` log-spaced steps, ``n_grid`` regular steps and the last step."""
-    log = np.round(np.geomspace(1, config.steps, config.n_log)).astype(np.int64)
-    grid = np.linspace(0, config.steps, config.n_grid + 1).round().astype(np.int64) if config.n_grid else []
-    return np.unique(np.concatenate([[0, config.steps], log, grid])).astype(np.int64)
-
-
-_EIGEN_CACHE: dict = {}
-
-
-def eigenbasis(config: LinearEstimatorConfig, x_train: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`sample_eigenbasis` of the run's training inputs, cached for the last two input sets:
-    runs that share them (a d_out or gamma sweep) share this O(d_in^3) step."""
-    key = (config.d_in, config.n_train, config.data_seed)
-    if key not in _EIGEN_CACHE:
-        while len(_EIGEN_CACHE) >= 2:
-            _EIGEN_CACHE.pop(next(iter(_EIGEN_CACHE)))
-        _EIGEN_CACHE[key] = sample_eigenbasis(x_train)
-    return _EIGEN_CACHE[key]
-
-
-def sample_eigenbasis(x_train: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(s, V): eigenvalues (ascending) and eigenvectors of Sigma = X^T X / N_tr.
-
-    With N_tr < d_in the smallest d_in - N_tr eigenvalues are exactly 0 (rank N_tr); they are set
-    to 0 rather than left at rounding level. Each eigenvector's sign is fixed (its largest entry is
-    positive), so that the test inputs x = V z do not depend on the LAPACK build's sign choices.
-    """
-    n, d = x_train.shape
-    s, v = np.linalg.eigh(x_train.T @ x_train / n)
-    v *= np.sign(v[np.abs(v).argmax(axis=0), np.arange(d)])
-    if n < d:
-        s[: d - n] = 0.0
-    return np.clip(s, 0.0, None), v
-
-
-class Rotated:
-    """The run's data in the eigenbasis V of Sigma: the spectrum, V^T D_0, V^T T, V^T X^T Xi / N_tr,
-    and the inputs, with which the per-sample errors of any D~ are X V D~ - Xi.
-
-    The training inputs are rotated (X V, once) only when N_tr <= ROTATE_TRAIN d_in: the product
-    then pays for itself through the modes skipped at late times; for large N_tr (small lambda,
-    where every mode decays at a similar rate) the errors are X (V D~) instead.
-    """
-
-    def __init__(self, config: LinearEstimatorConfig, data: Data, s0: np.ndarray):
-        n = config.n_train
-        self.config = config
-        self.s, self.v = data.s, data.v
-        self.d0 = self.v.T @ (s0 - data.teacher)
-        self.teacher = self.v.T @ data.teacher
-        self.h = self.v.T @ (data.x_train.T @ data.noise_train / n)
-        self.noise_sq = float((data.noise_train**2).sum() / n)
-        rotate = n <= ROTATE_TRAIN * config.d_in
-        self.inputs = {"train": data.x_train @ self.v if rotate else data.x_train, "test": data.z_test}
-        self.rotated = {"train": rotate, "test": True}
-        self.noise = {"train": data.noise_train, "test": data.noise_test}
-
-    def sq_errors_of(self, which: str, deltas: np.ndarray) -> np.ndarray:
-        """||D^T x - xi||^2 per state (rows) and sample of ``which`` (columns), for D~ = ``deltas`` (k, d_in, d_out).
-
-        Modes above the last one whose part of D~ reaches NEGLIGIBLE_MODE of the largest are
-        skipped (the eigenvalues ascend, and GD's late states live in the soft modes).
-        """
-        x, noise = self.inputs[which], self.noise[which]
-        n, d_out = noise.shape
-        size = np.abs(deltas).max(axis=(0, 2))
-        big = np.nonzero(size > NEGLIGIBLE_MODE * size.max())[0]
-        m = int(big[-1]) + 1 if len(big) else 0
-        stacked = deltas[:, :m, :].transpose(1, 0, 2).reshape(m, len(deltas) * d_out)  # m may be 0 (D = 0)
-        out = x[:, :m] @ stacked if self.rotated[which] else x @ (self.v[:, :m] @ stacked)
-        err = out.reshape(n, len(deltas), d_out) - noise[:, None, :]
-        return (err**2).sum(axis=2).T
 
 
 class _States:
@@ -428,69 +290,6 @@ def _tanh_gd(config: LinearEstimatorConfig, data: Data, progress: bool, callback
 def _grid_crossings(config, steps, metrics) -> list[dict]:
     return [{"eps": e, **{f"t_{w}": first_step_at_least(steps, metrics[_acc_name(w, e, config)], theory.GROK_ACC)[1]
                           for w in ("train", "test")}} for e in config.all_eps]
-
-
-# --- the theory on the run's own data -----------------------------------------------------------
-def theory_curves(config: LinearEstimatorConfig, s, d0_t, teacher_t, h_t, noise_sq, steps) -> dict:
-    """The theory of this run on its record steps, from its own sample spectrum and D_0.
-
-    - ``theory_train_loss``/``theory_gen_loss``: the exact gradient-flow dynamics (the paper's
-      e^{-4 eta Sigma t}); for the nets with the paper's rescaled rate (eta -> eta/(2 d_out^2)).
-    - ``gd_train_loss``/``gd_gen_loss``: the same with discrete GD's (1 - eta Lambda)^t (linear only).
-    - ``mp_train_loss``/``mp_gen_loss``: the Marchenko-Pastur approximation, l0 = this run's
-      L_gen(0) (gamma = 0, linear, without label noise).
-    - ``noise_pred_train_loss``/``noise_pred_gen_loss``: the rebuttal's label-noise prediction, the
-      noiseless exact losses + sigma_n^2 and unchanged (with label noise); ``mp_noise_*_loss``: the
-      book's MP theory that keeps the fitted noise (:func:`theory.mp_noise_losses`; d_out = 1, gamma = 0).
-    - ``theory_train_acc``/``theory_test_acc`` (and ``mp_*_acc``): the accuracy laws at those losses
-      (the test accuracy with noisy test labels at L_gen + sigma_n^2).
-    """
-    c = config
-    eta = c.eta if c.model == "linear" else theory.lr_two_layer_as_linear(c.eta, c.d_out)
-    out = {}
-    tr, gen = theory.exact_losses(steps, s, d0_t, teacher_t, h_t, noise_sq, eta, c.gamma, c.d_out, discrete=False)
-    out["theory_train_loss"], out["theory_gen_loss"] = tr, gen
-    test_extra = c.label_noise**2 if c.test_label_noise else 0.0
-    out["theory_train_acc"] = theory.accuracy(tr, c.eps, c.d_out)
-    out["theory_test_acc"] = theory.accuracy(gen + test_extra, c.eps, c.d_out)
-    if c.model != "linear":
-        return out
-    out["gd_train_loss"], out["gd_gen_loss"] = theory.exact_losses(steps, s, d0_t, teacher_t, h_t, noise_sq, eta,
-                                                                   c.gamma, c.d_out, discrete=True)
-    if c.label_noise > 0:
-        clean_tr, clean_gen = theory.exact_losses(steps, s, d0_t, eta=eta, gamma=c.gamma, d_out=c.d_out)
-        out["noise_pred_train_loss"] = theory.noise_train_loss(clean_tr, c.label_noise)
-        out["noise_pred_gen_loss"] = clean_gen
-        if c.gamma == 0 and c.d_out == 1:
-            l0 = float((d0_t**2).sum())
-            out["mp_noise_train_loss"], out["mp_noise_gen_loss"] = theory.mp_noise_losses(steps, c.lam_eff, eta,
-                                                                                          c.label_noise, l0)
-    if c.gamma == 0 and c.label_noise == 0:
-        l0 = float((d0_t**2).sum() / c.d_out)
-        mtr, mgen = theory.mp_losses(steps, c.lam_eff, eta, c.d_out, l0)
-        out["mp_train_loss"], out["mp_gen_loss"] = mtr, mgen
-        out["mp_train_acc"] = theory.accuracy(mtr, c.eps, c.d_out)
-        out["mp_test_acc"] = theory.accuracy(mgen, c.eps, c.d_out)
-    return out
-
-
-def theory_crossings(config: LinearEstimatorConfig, s, d0_t) -> list[dict]:
-    """Crossing times (continuous) of the exact gradient-flow losses and of MP at every threshold,
-    at the level where the accuracy law gives GROK_ACC (gamma = 0, no label noise; else empty)."""
-    c = config
-    if c.gamma != 0 or c.label_noise != 0:
-        return []
-    eta = c.eta if c.model == "linear" else theory.lr_two_layer_as_linear(c.eta, c.d_out)
-    levels = [theory.loss_at_accuracy(theory.GROK_ACC, e, c.d_out) for e in c.all_eps]
-    t_max = 100.0 * c.steps
-    exact = theory.exact_crossing_times(s, d0_t, eta, levels, c.d_out, t_max=t_max)
-    rows = [{"eps": e, "theory_t_train": a, "theory_t_test": b} for e, (a, b) in zip(c.all_eps, exact)]
-    if c.model == "linear":
-        l0 = float((d0_t**2).sum() / c.d_out)
-        mp = theory.mp_crossing_times(c.lam_eff, eta, levels, c.d_out, l0, t_max=t_max)
-        for row, (a, b) in zip(rows, mp):
-            row |= {"mp_t_train": a, "mp_t_test": b}
-    return rows
 
 
 # --- the trainer ----------------------------------------------------------------------------

@@ -15,7 +15,7 @@ from grok_lib.paper_c import checks_wd_dout as CKW
 from grok_lib.paper_c import config as cc
 from grok_lib.paper_c import measure as me
 from grok_lib.paper_c import readings
-from grok_lib.paper_c import simulate as sim
+from grok_lib.paper_c import samples
 from grok_lib.paper_c import theory
 from grok_lib.paper_c import thresholds as TH
 
@@ -299,7 +299,7 @@ def test_the_rescaled_clock_runs_at_the_measured_second_layer():
 
 def test_second_layer_gram_starts_at_the_initialisation_and_grows():
     config = cc.net_configs("ci", models=("two_layer_linear",))[0]
-    _, w2 = sim.init_net(config)
+    _, w2 = samples.init_net(config)
     gram = me.second_layer_gram(config, 200)
     assert gram[0] == pytest.approx(np.trace(w2.T @ w2) / config.d_out)
     assert len(gram) == 201 and gram[-1] > gram[0]

@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from grok_lib.history import History
+from grok_lib.paper_c import samples
 from grok_lib.paper_c import simulate as sim
 from grok_lib.paper_c import theory as th
 from grok_lib.paper_c.config import profile_config
@@ -56,21 +57,21 @@ def test_same_config_same_arrays():
 
 
 def test_seeds_change_what_they_seed():
-    base = sim.make_data(small())
-    other_init = sim.make_data(small(init_seed=1))
-    other_data = sim.make_data(small(data_seed=1))
+    base = samples.make_data(small())
+    other_init = samples.make_data(small(init_seed=1))
+    other_data = samples.make_data(small(data_seed=1))
     assert np.array_equal(base.x_train, other_init.x_train)
-    assert not np.array_equal(sim.init_linear(small()), sim.init_linear(small(init_seed=1)))
+    assert not np.array_equal(samples.init_linear(small()), samples.init_linear(small(init_seed=1)))
     assert not np.array_equal(base.teacher, other_data.teacher)
 
 
 def test_data_scales_and_nested_training_sets():
     c = profile_config("ci", d_in=200, lam=0.5, d_out=4)
-    data = sim.make_data(c)
+    data = samples.make_data(c)
     assert data.x_train.shape == (400, 200) and data.z_test.shape == (c.n_test, 200)
     assert data.teacher.var() == pytest.approx(1 / (2 * 200 * 4), rel=0.1)
     assert np.abs(data.noise_train).max() == 0.0
-    bigger = sim.make_data(profile_config("ci", d_in=200, lam=0.25, d_out=4))
+    bigger = samples.make_data(profile_config("ci", d_in=200, lam=0.25, d_out=4))
     assert np.array_equal(bigger.x_train[:400], data.x_train)  # a larger N_tr extends the training set
     assert np.array_equal(bigger.teacher, data.teacher)
     # test inputs x = V z: orthogonal rotation of N(0, I) draws
@@ -79,7 +80,7 @@ def test_data_scales_and_nested_training_sets():
 
 def test_eigenbasis_has_exact_zeros_when_underdetermined():
     c = profile_config("ci", d_in=40, lam=2.0)
-    data = sim.make_data(c)
+    data = samples.make_data(c)
     assert int((data.s == 0).sum()) == 40 - c.n_train
     sigma = data.x_train.T @ data.x_train / c.n_train
     np.testing.assert_allclose(data.v @ np.diag(data.s) @ data.v.T, sigma, atol=1e-12)
@@ -87,7 +88,7 @@ def test_eigenbasis_has_exact_zeros_when_underdetermined():
 
 def test_record_steps():
     c = small()
-    steps = sim.record_steps(c)
+    steps = samples.record_steps(c)
     assert steps[0] == 0 and steps[-1] == c.steps
     assert np.all(np.diff(steps) > 0)
 
@@ -95,8 +96,8 @@ def test_record_steps():
 def test_crossings_are_the_first_step_at_the_level():
     c = profile_config("ci")
     h = sim.train(c, progress=False)
-    data = sim.make_data(c)
-    student = sim.EigenLinear(c, sim.Rotated(c, data, sim.init_linear(c)))
+    data = samples.make_data(c)
+    student = sim.EigenLinear(c, samples.Rotated(c, data, samples.init_linear(c)))
     row = h.meta["crossings"][0]
     for which in ("train", "test"):
         t = row[f"t_{which}"]
@@ -115,8 +116,8 @@ def test_lambda_above_one_never_reaches_the_test_level():
 def test_weight_decay_run_reaches_the_exact_fixed_point():
     c = profile_config("ci", gamma=0.05, steps=200_000)
     h = sim.train(c, progress=False)
-    data = sim.make_data(c)
-    rot = sim.Rotated(c, data, sim.init_linear(c))
+    data = samples.make_data(c)
+    rot = samples.Rotated(c, data, samples.init_linear(c))
     tr, gen = th.wd_fixed_point(rot.s, rot.teacher, c.gamma, c.d_out)
     assert h.final("gen_loss") == pytest.approx(gen, rel=1e-9)
     assert h.final("train_loss") == pytest.approx(tr, rel=1e-9)
@@ -126,8 +127,8 @@ def test_two_layer_linear_first_step_matches_per_sample_gradients():
     c = profile_config("ci", model="two_layer_linear", d_out=2, steps=1, n_log=1, n_grid=0, eta=0.3, gamma=0.01,
                        label_noise=0.02)
     h = sim.train(c, progress=False)
-    data = sim.make_data(c)
-    w1, w2 = sim.init_net(c)
+    data = samples.make_data(c)
+    w1, w2 = samples.init_net(c)
     x, y = data.x_train, data.x_train @ data.teacher + data.noise_train
     r = x @ w1 @ w2 - y
     g = 2 * x.T @ r / (x.shape[0] * c.d_out)  # dL/dS
