@@ -1,3 +1,5 @@
+"""The fixtures of tests/. The rules every session applies (lanes, the comparison tier, what nbval compares in
+it) are in the repository's root conftest.py, which `pytest notebooks` loads too."""
 from pathlib import Path
 
 import pytest
@@ -31,14 +33,15 @@ def _no_device_override(monkeypatch):
 def _unit_tests_leave_the_run_store_alone(request, tmp_path_factory, monkeypatch):
     """The unit lane trains nothing into a run store: each unit test gets an empty GROK_STORE of its own and
     fails if anything lands there (``make test-quick`` must work in a fresh clone with no runs)."""
-    if lane(request.node) != "unit":
+    heavier = {"train", "notebook", "book"}  # the lanes the root conftest.py marks beside "unit"
+    if any(m.name in heavier for m in request.node.iter_markers()):
         yield
         return
     root = tmp_path_factory.mktemp("unit-store") / "runs"
     monkeypatch.setenv("GROK_STORE", str(root))
     yield
     assert not root.exists(), ("a unit test wrote into the run store (GROK_STORE): mark it train, notebook or "
-                               "book (tests/conftest.py, LANES)")
+                               "book (conftest.py, LANES)")
 
 
 @pytest.fixture(scope="session")
@@ -76,57 +79,6 @@ def scratch_store(tmp_path_factory):
         del os.environ["GROK_STORE"]
     else:
         os.environ["GROK_STORE"] = old
-
-
-def pytest_report_header(config):
-    facts = arithmetic.describe()
-    return [f"arithmetic: {arithmetic.summary(facts)}; id {facts['id']}",
-            f"comparison tier: {arithmetic.tier()} (exact where the arithmetic is the book's recording, "
-            f"else within the measured envelope: book/envelope.json)"]
-
-
-#: The test lanes, cheapest first (``pytest -m <lane>``; ``make test-quick`` runs ``unit``). A test is
-#: ``unit`` unless it is marked otherwise or uses what a heavier lane means; ``make test`` runs them all.
-LANES = {
-    "unit": "no training beyond a few tiny ci runs, no notebook kernel, no book build: seconds in all",
-    "train": "trains or reads the book's runs, retrains recorded prefixes, kills and resumes real processes",
-    "notebook": "executes notebooks in kernels (nbval's cells of the book, papermill reruns)",
-    "book": "builds the HTML book and reads it in a browser",
-}
-#: Fixtures that put a test in a heavier lane (whatever its own marks say).
-#: (``smoke``: benchmarks/gpu_check.py's rehearsal, trained in a fresh interpreter, tests/test_gpu_check.py.)
-LANE_OF_FIXTURE = {"built_book": "book", "scratch_store": "notebook", "smoke": "train"}
-
-
-def pytest_configure(config):
-    for lane, what in LANES.items():
-        config.addinivalue_line("markers", f"{lane}: {what}")
-
-
-def lane(item) -> str:
-    """The lane a collected test runs in: the heaviest of its fixtures' lanes and its own marks."""
-    from nbval.plugin import IPyNbCell
-
-    found = {m.name for m in item.iter_markers() if m.name in LANES}
-    found |= {LANE_OF_FIXTURE[f] for f in getattr(item, "fixturenames", ()) if f in LANE_OF_FIXTURE}
-    if isinstance(item, IPyNbCell):
-        found.add("notebook")
-    order = list(LANES)
-    return max(found, key=order.index) if found else "unit"
-
-
-def pytest_collection_modifyitems(config, items):
-    """Each test gets its lane's mark (so ``-m unit`` selects the quick lane). In the envelope tier nbval
-    executes every notebook (an error still fails) but does not compare its printed numbers digit by
-    digit: they are the book's numbers in other arithmetic, and the envelope tests (figure numbers,
-    prefixes of recorded runs, verdicts) compare them instead."""
-    from nbval.plugin import IPyNbCell
-
-    envelope = arithmetic.tier() == "envelope"
-    for item in items:
-        item.add_marker(lane(item))
-        if envelope and isinstance(item, IPyNbCell):
-            item.options["check"] = False
 
 
 @pytest.fixture
