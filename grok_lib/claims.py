@@ -1,50 +1,30 @@
-"""Claims: a paper's quantitative statements, their evaluation results and the records.
+"""Claims and their records: what notebooks write after grading, and what the claims report, the findings boxes
+and the landing page read.
 
-A claim has an id (``<paper letter>.<figure or topic>.<name>``), the paper's statement,
-how the book measures it and what counts as reproduced. Each paper's registry and its
-evaluators live in that paper's package (``grok_lib.paper_a.claims``, ...); a claim's
-tolerance prose is formatted there from the same constants its evaluator uses.
-Notebooks evaluate claims on their own runs and record the results here; the claims
-report page is generated from the records.
+A claim (:class:`grok_lib.grading.Claim`) declares before any run what it is and how it is graded; the one rule
+that grades it is :mod:`grok_lib.grading`. Each paper's registry and its checks live in that paper's package
+(``grok_lib.paper_a.claims``, ...). Notebooks grade claims on their runs and record the results here
+(:func:`save_records`, one JSON file per notebook and setting); the claims report, the findings boxes and the
+landing page are generated from the records.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass
+import math
 from pathlib import Path
 from typing import Sequence
 
 from . import paths
 from .atomic import atomic_write
+from .grading import KINDS, VERDICTS, WORDS, Claim, Result, combine
 from .tables import typeset
 
 #: Where notebooks record their claim results, one JSON file per notebook under its part's
 #: folder (``book/claims/paper_a/fig1_loss_curves.json``).
 RECORDS = paths.RECORDS
 
-VERDICTS = ("reproduced", "partly", "not reproduced")
-
-
-@dataclass(frozen=True)
-class Claim:
-    id: str
-    paper: str  # "A", "B" or "C" (see book/intro.md)
-    statement: str  # what the paper says
-    measure: str  # how the book measures it
-    tolerance: str  # what counts as reproduced / partly
-
-
-@dataclass(frozen=True)
-class Result:
-    claim: Claim
-    measured: str  # the measured numbers, in words
-    verdict: str  # one of VERDICTS
-    verdict_here: str = ""  # where :func:`across_arithmetic` changed the verdict: the one this arithmetic alone gives
-
-    def __post_init__(self):
-        if self.verdict not in VERDICTS:
-            raise ValueError(f"verdict must be one of {', '.join(VERDICTS)}; got {self.verdict!r}")
+__all__ = ["Claim", "Result", "VERDICTS", "KINDS", "registry", "save_records", "load_records", "headlines"]
 
 
 def registry(claims: Sequence[Claim]) -> dict[str, Claim]:
@@ -57,69 +37,45 @@ def registry(claims: Sequence[Claim]) -> dict[str, Claim]:
     return out
 
 
-def share_verdict(flags: Sequence[bool], partly: Sequence[bool]) -> str:
-    """reproduced if every flag holds, partly if every ``partly`` flag holds, else not reproduced."""
-    if all(flags):
-        return "reproduced"
-    return "partly" if all(partly) else "not reproduced"
-
-
-def any_verdict(flags: Sequence[bool]) -> str:
-    """reproduced if every flag holds, partly if some do, else not reproduced."""
-    return "reproduced" if all(flags) else ("partly" if any(flags) else "not reproduced")
-
-
-def across_seeds(per_seed: Sequence[Sequence[Result]], seeds: Sequence[int]) -> list[Result]:
-    """One result per claim over several seeds' results (``per_seed[i]`` evaluated on seed
-    ``seeds[i]``'s runs, the same claims in the same order). A chaotic run (an MLP that groks) moves
-    by tens of epochs with the last bits of its arithmetic, so a verdict holds only if it holds for
-    every seed: the common verdict where all seeds agree, else "partly", saying on how many seeds
-    the claim is reproduced. The measured text names each seed's verdict and its numbers. One seed:
-    its results as they are."""
-    if len(per_seed) != len(seeds):
-        raise ValueError(f"{len(per_seed)} seeds' results for {len(seeds)} seeds")
-    if len(seeds) == 1:
-        return list(per_seed[0])
-    out = []
-    for i, first in enumerate(per_seed[0]):
-        results = [rs[i] for rs in per_seed]
-        if any(r.claim.id != first.claim.id for r in results):
-            raise ValueError(f"the seeds' results are not the same claims: {[r.claim.id for r in results]}")
-        verdicts = [r.verdict for r in results]
-        if len(set(verdicts)) == 1:
-            head, verdict = f"{verdicts[0]} for all {len(seeds)} seeds", verdicts[0]
-        else:
-            k = verdicts.count("reproduced")
-            counts = ", ".join(f"{v} {verdicts.count(v)}" for v in VERDICTS if v in verdicts)
-            head, verdict = f"reproduced on {k} of {len(seeds)} seeds ({counts})", "partly"
-        detail = "; ".join(f"seed {s} ({r.verdict}): {r.measured}" for s, r in zip(seeds, results))
-        out.append(Result(first.claim, f"{head}. {detail}", verdict))
-    return out
-
-
 #: The setting of the book's own runs (the default profile). A notebook may also record its claims
 #: at other settings (Paper A: the paper's settings, from recorded runs; the spread over seeds):
 #: ``<source>@<setting>.json``, each row with its ``setting``; the claims report shows them as columns.
 DEFAULT_SETTING = "default"
 
 
-def weakest(verdicts: Sequence[str]) -> str:
-    """The weakest of ``verdicts`` (not reproduced < partly < reproduced)."""
-    return max(verdicts, key=VERDICTS.index)
-
-
 def headlines(records: Sequence[dict]) -> dict[str, dict]:
-    """Each claim's headline, from its records at every setting (``load_records(setting=None)``): the weakest
-    verdict across its settings (a claim that holds at the default profile but not over seeds or at the
-    paper's settings is not "reproduced"), and where each other verdict was recorded.
-    Returns claim id -> {"verdict": headline, "by_setting": {setting: verdict}} in the records' order."""
+    """Each claim's headline, from its records at every setting (``load_records(setting=None)``): its verdicts
+    at the settings it was judged at combined by the one rule (:func:`grok_lib.grading.combine`: their common
+    verdict, inconclusive where they differ; a setting outside the paper's regime counts only where no other
+    was judged), and the verdict at each setting.
+    Returns claim id -> {"verdict": headline, "kind": kind, "by_setting": {setting: verdict}} in the records' order."""
     out: dict[str, dict] = {}
     for r in records:
-        entry = out.setdefault(r["id"], {"by_setting": {}})
+        entry = out.setdefault(r["id"], {"by_setting": {}, "kind": r.get("kind", "claim")})
         entry["by_setting"][r.get("setting", DEFAULT_SETTING)] = r["verdict"]
     for entry in out.values():
-        entry["verdict"] = weakest(list(entry["by_setting"].values()))
+        entry["verdict"] = combine(list(entry["by_setting"].values()))
     return out
+
+
+def record(result: Result, source: str, setting: str = DEFAULT_SETTING) -> dict:
+    """A result as its record: the claim's declaration (kind, where the paper says it, the statement, quantity,
+    threshold and grid), the regime check, the measured text and draws, the verdict (and its word for the
+    claim's kind), and where and at which setting it was judged."""
+    c = result.claim
+    row = {"id": c.id, "paper": c.paper, "kind": c.kind, "basis": c.basis, "where": c.where, "quote": c.quote,
+           "statement": c.statement, "quantity": c.quantity, "threshold": c.threshold, "grid": c.grid,
+           "why": c.why, "grading": c.grading(),
+           "regime": result.regime.text() if result.regime is not None else "",
+           "measured": result.measured, "verdict": result.verdict, "word": result.word,
+           "draws": [{"seed": d.seed, "point": list(d.point), "members": list(d.members), "values": [None if math.isnan(v) else v for v in d.values]}
+                     for d in result.draws],
+           "source": source, "setting": setting}
+    if result.verdict_here:
+        row["verdict_here"] = result.verdict_here
+    if result.too_tight:
+        row["too_tight"] = True
+    return row
 
 
 def save_records(results: Sequence[Result], source: str, folder: Path = RECORDS,
@@ -133,9 +89,8 @@ def save_records(results: Sequence[Result], source: str, folder: Path = RECORDS,
     its own output folder.
     """
     path = Path(folder) / (f"{source}.json" if setting == DEFAULT_SETTING else f"{source}@{setting}.json")
-    rows = [asdict(r.claim) | {"measured": r.measured, "verdict": r.verdict, "source": source, "setting": setting}
-            | ({"verdict_here": r.verdict_here} if r.verdict_here else {}) for r in results]
-    atomic_write(path, (json.dumps(rows, indent=1, ensure_ascii=False) + "\n").encode())
+    rows = [record(r, source, setting) for r in results]
+    atomic_write(path, (json.dumps(rows, indent=1, ensure_ascii=False, allow_nan=False) + "\n").encode())
     return path
 
 
@@ -160,9 +115,21 @@ def format_results(results: Sequence[Result]) -> str:
     """A plain-text table of claim results (what notebooks print)."""
     lines = []
     for r in results:
-        lines.append(f"[{r.verdict}] {r.claim.id}: {r.claim.statement}")
+        lines.append(f"[{r.word}] {r.claim.id} ({KINDS[r.claim.kind]}): {r.claim.statement}")
         lines.append(f"    measured: {r.measured}")
     return "\n".join(lines)
+
+
+def declaration(c: Claim | dict) -> str:
+    """What a claim declared before any run, in words (Markdown): its kind, where the paper says it and in which
+    words, the quantity, the threshold and the grid of the book's choices."""
+    get = (lambda k: c[k]) if isinstance(c, dict) else (lambda k: getattr(c, k))
+    words = f"“{get('quote')}”" if get("basis") != "figure" else get("quote")
+    parts = [f"*{KINDS[get('kind')].capitalize()}*, {get('where')}: {words}",
+             f"*Quantity:* {get('quantity')}", f"*Reproduced if:* {get('threshold')}"]
+    if get("grid"):
+        parts.append(f"*Over the book's choices:* {get('grid')}")
+    return "<br>".join(typeset(p) for p in parts)
 
 
 LONG_CELL = 160  # characters: a measured text longer than this is set one clause per line
@@ -181,13 +148,14 @@ def measured_cell(text) -> str:
 
 
 #: Each verdict's mark: a verdict is shown by colour (CSS class) and by word, the mark repeats it.
-VERDICT_MARKS = {"reproduced": "✓", "partly": "◐", "not reproduced": "✗"}
+VERDICT_MARKS = {"reproduced": "✓", "not reproduced": "✗", "inconclusive": "?", "not tested faithfully": "–"}
 
 
-def badge(verdict: str) -> str:
-    """A verdict as inline HTML, marked by colour (CSS class) and by word: ``✓ reproduced``."""
+def badge(verdict: str, kind: str = "claim") -> str:
+    """A verdict as inline HTML, marked by colour (CSS class) and by the word of the claim's kind:
+    ``✓ reproduced``, ``✗ does not hold in these runs`` (a premise)."""
     slug = verdict.replace(" ", "-")
-    return f'<span class="verdict verdict-{slug}">{VERDICT_MARKS.get(verdict, "")} {verdict}</span>'
+    return f'<span class="verdict verdict-{slug}">{VERDICT_MARKS.get(verdict, "")} {WORDS[kind][verdict]}</span>'
 
 
 def claim_anchor(claim_id: str) -> str:
@@ -199,38 +167,55 @@ def claim_anchor(claim_id: str) -> str:
 
 def _row(r: dict) -> str:
     link = f'<a href="{r["source"]}.html#{claim_anchor(r["id"])}"><code>{r["id"]}</code></a>'
-    return (f"| {link}: {table_cell(r['statement'])} | {measured_cell(r['measured'])}<br>*{table_cell(r['tolerance'])}* "
-            f"| {badge(r['verdict'])} |")
+    return (f"| {link}: {table_cell(r['statement'])}<br><small>{table_cell(declaration(r))}</small> "
+            f"| {measured_cell(r['measured'])} | {badge(r['verdict'], r.get('kind', 'claim'))} |")
 
 
 def markdown_table(records: Sequence[dict]) -> str:
-    """The claims report's table: each claim linked to its verdict on its page, measured and tolerance, verdict.
+    """The claims report's table: each claim linked to its verdict on its page with its declaration, measured,
+    verdict.
 
     Links are relative to ``notebooks/`` (where the report lives): ``paper_a/fig1_loss_curves.html#claim-...``.
     """
-    return "\n".join(["| claim | measured, and what counts as reproduced | verdict |", "|---|---|---|",
+    return "\n".join(["| claim, and what it declared before any run | measured | verdict |", "|---|---|---|",
                       *map(_row, records)])
 
 
-def _counts(records: Sequence[dict]) -> str:
+def count_words(verdicts: Sequence[str], kind: str = "claim") -> str:
+    """"3 reproduced, 1 inconclusive" in the words of ``kind`` (verdicts with no claim left out)."""
     from collections import Counter
 
-    c = Counter(r["verdict"] for r in records)
-    return ", ".join(f"{c[v]} {v}" for v in VERDICTS if c[v])
+    c = Counter(verdicts)
+    return ", ".join(f"{c[v]} {WORDS[kind][v]}" for v in VERDICTS if c[v])
+
+
+def tally(records: Sequence[dict]) -> dict[str, list[dict]]:
+    """``records`` by kind: the paper's claims (what its tally counts), the premises it relies on, the book's
+    own predictions."""
+    return {kind: [r for r in records if r.get("kind", "claim") == kind] for kind in KINDS}
 
 
 def report_sections(records: Sequence[dict], papers: dict[str, str], pages: dict[str, str]) -> str:
     """The claims report grouped by paper (``papers``: letter -> title) and by page (``pages``: source ->
-    title), each group headed by its counts per verdict; pages and papers keep the order of ``records``."""
+    title). A paper's heading counts its own claims only; the premises it relies on and the book's own
+    predictions are counted apart. Pages and papers keep the order of ``records``."""
     out = []
     for letter, title in papers.items():
         mine = [r for r in records if r["paper"] == letter]
         if not mine:
             continue
-        out.append(f'<p class="claims-paper"><strong>{title}</strong> — {len(mine)} claims: {_counts(mine)}</p>\n')
+        kinds = tally(mine)
+        counts = [f"{len(kinds['claim'])} claims of the paper: {count_words([r['verdict'] for r in kinds['claim']])}"]
+        if kinds["premise"]:
+            counts.append(f"{len(kinds['premise'])} premises it relies on: "
+                          f"{count_words([r['verdict'] for r in kinds['premise']], 'premise')}")
+        if kinds["prediction"]:
+            counts.append(f"{len(kinds['prediction'])} of the book's own predictions: "
+                          f"{count_words([r['verdict'] for r in kinds['prediction']], 'prediction')}")
+        out.append(f'<p class="claims-paper" data-paper="{letter}"><strong>{title}</strong> — {"; ".join(counts)}</p>\n')
         for source in dict.fromkeys(r["source"] for r in mine):
             rows = [r for r in mine if r["source"] == source]
-            out.append(f"*[{pages.get(source, source)}]({source}.ipynb)* — {_counts(rows)}\n\n{markdown_table(rows)}\n")
+            out.append(f"*[{pages.get(source, source)}]({source}.ipynb)*\n\n{markdown_table(rows)}\n")
     return "\n".join(out)
 
 
@@ -246,7 +231,8 @@ def settings_table(records: Sequence[dict], settings: dict[str, str]) -> str:
     for cid, rows in by_claim.items():
         if set(rows) == {DEFAULT_SETTING}:
             continue
-        cells = [f"{badge(rows[s]['verdict'])}: {measured_cell(rows[s]['measured'])}" if s in rows else "—" for s in settings]
+        cells = [f"{badge(rows[s]['verdict'], rows[s].get('kind', 'claim'))}: {measured_cell(rows[s]['measured'])}"
+                 if s in rows else "—" for s in settings]
         lines.append(f"| `{cid}` ([{rows[next(iter(rows))]['source']}]({rows[next(iter(rows))]['source']}.ipynb)) | "
                      + " | ".join(cells) + " |")
     return "\n".join(lines)

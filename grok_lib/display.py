@@ -8,8 +8,8 @@ Three display objects, each the last expression of a notebook cell (or passed to
   alt text and a caption linking those files and stating the figure's provenance.
 * :class:`Table` (:func:`grok_lib.tables.show`): key numbers as a Markdown table.
 * :class:`Verdicts` (:meth:`grok_lib.notebook.Run.verdicts`): claim results, each marked by colour
-  and by word (the CSS classes ``verdict-reproduced``, ``verdict-partly``,
-  ``verdict-not-reproduced`` of ``book/_static/book.css``).
+  and by word (the CSS classes ``verdict-reproduced``, ``verdict-not-reproduced``, ``verdict-inconclusive``,
+  ``verdict-not-tested-faithfully`` of ``book/_static/book.css``), with what each claim declared before the run.
 
 Each has a plain-text form (``text/plain``) as well. nbval compares both forms of the cells it
 checks, so the Markdown is built from the values alone (no dates, no paths outside the repository).
@@ -27,7 +27,7 @@ from typing import Optional, Sequence
 
 from . import paths
 from .figure_files import PNG_DPI
-from .claims import claim_anchor, format_results
+from .claims import claim_anchor, declaration, format_results
 from .claims import badge as verdict_badge
 from .tables import typeset
 
@@ -138,8 +138,9 @@ class Verdicts:
     note: str = ""
 
     def _repr_markdown_(self) -> str:
-        blocks = [f'<a id="{claim_anchor(r.claim.id)}"></a>{verdict_badge(r.verdict)} **`{r.claim.id}`** — '
+        blocks = [f'<a id="{claim_anchor(r.claim.id)}"></a>{verdict_badge(r.verdict, r.claim.kind)} **`{r.claim.id}`** — '
                   f"{typeset(r.claim.statement)}<br>\n"
+                  f"<small>{declaration(r.claim)}</small><br>\n"
                   f"*Measured:* {typeset(r.measured)}" for r in self.results]
         if self.note:
             blocks.append(f"*{self.note}*")

@@ -12,32 +12,25 @@ from __future__ import annotations
 
 import hashlib
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Sequence
 
 from . import claims, paths
 from .claims import Claim, Result
+from .grading import combine
 
 
 def grading(claim: Claim | dict) -> str:
-    """A fingerprint of how ``claim`` (a :class:`Claim` or a record) is graded: its measure and its tolerance,
-    into which the check's constants are formatted. A verdict measured in other arithmetic under another
-    grading says nothing of this one: :func:`across_arithmetic` compares only verdicts measured under the
-    claim's current grading (``book/envelope.json`` keeps, per variant, the grading each verdict was measured
-    under; ``scripts/measure_envelope.py --regrade`` measures this machine's variants again after a re-grade)."""
-    measure, tolerance = (claim["measure"], claim["tolerance"]) if isinstance(claim, dict) else (claim.measure,
-                                                                                                 claim.tolerance)
-    return hashlib.sha256(f"{measure}\n{tolerance}".encode()).hexdigest()[:12]
-
-
-def book_machine_variants(measured: dict) -> dict[str, dict]:
-    """The envelope's variants of the book's own machine, name -> {"arithmetic", "verdicts", "grading"}. Those
-    measured on another machine ("machine": --here) are held against the book's verdicts by
-    tests/test_arithmetic.py instead, since the book can only be re-executed on its machine: one that
-    contradicted a verdict would be counted here and the book re-executed there."""
-    return {name: {"arithmetic": v["arithmetic"], "verdicts": measured["verdicts"][name],
-                   "grading": measured.get("grading", {}).get(name, {})}
-            for name, v in measured.get("variants", {}).items() if "machine" not in v}
+    """A fingerprint of how ``claim`` (a :class:`Claim` or a record) is graded (:meth:`Claim.grading`: its
+    quantity, bar and grid, and the rule's version). A verdict measured in other arithmetic under another grading
+    says nothing of this one: :func:`across_arithmetic` compares only verdicts measured under the claim's current
+    grading (``book/envelope.json`` keeps, per variant, the grading each verdict was measured under;
+    ``scripts/measure_envelope.py --regrade`` measures the variants again after a re-grade). A record of the old
+    shape (no ``grading``) has none that any variant measured."""
+    if isinstance(claim, dict):
+        return claim.get("grading", "")
+    return claim.grading()
 
 
 def current_verdicts(variants: dict[str, dict], key: str, fingerprint: str) -> dict[str, str]:
@@ -47,38 +40,45 @@ def current_verdicts(variants: dict[str, dict], key: str, fingerprint: str) -> d
             if key in v["verdicts"] and v.get("grading", {}).get(key) == fingerprint}
 
 
+def measured_variants(measured: dict) -> dict[str, dict]:
+    """Every variant of the envelope, the book machine's and those measured on another (``--here``), name ->
+    {"arithmetic", "verdicts", "grading"}."""
+    return {name: {"arithmetic": v["arithmetic"], "verdicts": measured["verdicts"].get(name, {}),
+                   "grading": measured.get("grading", {}).get(name, {})}
+            for name, v in measured.get("variants", {}).items()}
+
+
 def across_arithmetic(results: Sequence[Result], setting: str = "default", envelope: Path | None = None) -> list[Result]:
-    """``results`` of the book's own settings held against the same claims in the arithmetic variants of one
-    machine (the envelope's verdicts, :data:`grok_lib.paths.ENVELOPE`): a verdict holds only where every
-    measured arithmetic gives it too (a run that groks turns last-bit differences into other epochs);
-    where one does not, the verdict is "partly", the measured text says which arithmetic gave what, and
-    the verdict of this arithmetic alone is kept as ``verdict_here``. Only verdicts measured under the claim's
-    current grading count; where a variant's verdict was measured under an older grading, the measured text
-    says that this arithmetic's verdict is not yet checked there."""
+    """``results`` of the book's own settings held against the same claims in every arithmetic variant of the
+    envelope (:data:`grok_lib.paths.ENVELOPE`) by the one rule (:func:`grok_lib.grading.combine`): a verdict
+    holds only where every arithmetic measured under the claim's current grading gives it too (a run that groks
+    turns last-bit differences into other epochs); where one does not, the verdict is inconclusive, the measured
+    text says which arithmetic gave what, and this arithmetic's own verdict is kept as ``verdict_here``. A
+    variant whose verdict was measured under an older grading does not count; the measured text says how many
+    are not yet measured under this one."""
     try:
         measured = json.loads((envelope or paths.ENVELOPE).read_text())
     except FileNotFoundError:
         return list(results)
-    mine = book_machine_variants(measured)
-    kernels = {name: "MKL {mkl_cbwr}, ATen {aten}, OpenBLAS {openblas_core}".format(**v["arithmetic"])
-               for name, v in mine.items()}
+    variants = measured_variants(measured)
+    kernels = {name: "{cpu}: MKL {mkl_cbwr}, ATen {aten}, OpenBLAS {openblas_core}".format(**v["arithmetic"])
+               for name, v in variants.items()}
     out = []
     for r in results:
         key = f"{r.claim.id}|{setting}"
-        seen = current_verdicts(mine, key, grading(r.claim))
-        stale = [name for name, v in mine.items() if key in v["verdicts"] and name not in seen]
+        seen = current_verdicts(variants, key, grading(r.claim))
         measured_text = r.measured
-        if stale:
-            measured_text += (f" (re-graded: its verdict in {len(stale)} of this machine's other arithmetic variants is "
-                              f"not yet measured under this grading)")
-        other = {name: v for name, v in seen.items() if v != r.verdict}
-        if not other:
-            out.append(Result(r.claim, measured_text, r.verdict) if stale else r)
+        if len(seen) < len(variants):
+            measured_text += (f" ({len(variants) - len(seen)} of the envelope's {len(variants)} other arithmetic "
+                              f"variants have not measured this grading yet)")
+        combined = combine([r.verdict, *seen.values()])
+        if combined == r.verdict:
+            out.append(replace(r, measured=measured_text))
             continue
-        said = "; ".join(f"{v} in {kernels.get(name, name)}" for name, v in other.items())
-        out.append(Result(r.claim, f"{measured_text}. In other arithmetic on the same machine the verdict is {said} "
-                                   f"(book/envelope.json): it does not survive the last bits of the arithmetic, so partly",
-                          "partly", verdict_here=r.verdict))
+        said = "; ".join(f"{v} in {kernels.get(name, name)}" for name, v in seen.items() if v != r.verdict)
+        out.append(replace(r, measured=f"{measured_text}. In other arithmetic the verdict is {said} "
+                                        f"(book/envelope.json): it does not survive the last bits of the arithmetic",
+                           verdict=combined, verdict_here=r.verdict))
     return out
 
 

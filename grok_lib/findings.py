@@ -15,7 +15,7 @@ from collections import Counter
 from typing import Sequence
 
 from . import paths
-from .claims import DEFAULT_SETTING, VERDICT_MARKS, VERDICTS, headlines
+from .claims import DEFAULT_SETTING, KINDS, VERDICT_MARKS, VERDICTS, WORDS, headlines, tally
 from .claims import badge as verdict_badge
 from .claims import claim_anchor
 from .display import figure_label
@@ -29,26 +29,41 @@ EXCERPT_CHARS = 170
 
 
 def stronger_settings(headline: dict) -> str:
-    """The settings at which a claim came out stronger than its headline verdict ("reproduced at: paper's
-    settings"), or ""."""
-    stronger: dict[str, list[str]] = {}
+    """The settings whose verdict differs from the claim's headline ("not tested faithfully at: default
+    profile"), or ""."""
+    kind = headline.get("kind", "claim")
+    other: dict[str, list[str]] = {}
     for setting, verdict in headline["by_setting"].items():
         if verdict != headline["verdict"]:
-            stronger.setdefault(verdict, []).append(SHORT.get(setting, setting))
-    return "; ".join(f"{v} at: {', '.join(where)}" for v, where in stronger.items())
+            other.setdefault(verdict, []).append(SHORT.get(setting, setting))
+    return "; ".join(f"{WORDS[kind][v]} at: {', '.join(where)}" for v, where in other.items())
 
 
 def verdict_cell(headline: dict) -> str:
-    """A claim's headline verdict (the weakest across its settings) and, in small type, the settings that
-    gave a stronger one."""
-    stronger = stronger_settings(headline)
-    return verdict_badge(headline["verdict"]) + (f"<br><small>{stronger}</small>" if stronger else "")
+    """A claim's headline verdict (its settings' verdicts combined by the one rule) and, in small type, the
+    settings that gave another one."""
+    other = stronger_settings(headline)
+    return verdict_badge(headline["verdict"], headline.get("kind", "claim")) + (f"<br><small>{other}</small>" if other else "")
 
 
-def count_line(verdicts: Sequence[str]) -> str:
-    """"6 ✓ reproduced · 8 ◐ partly · 3 ✗ not reproduced" (verdicts with no claim left out)."""
+def count_line(verdicts: Sequence[str], kind: str = "claim") -> str:
+    """"6 ✓ reproduced · 3 ✗ not reproduced · 2 ? inconclusive" in the words of ``kind`` (verdicts with no claim
+    left out)."""
     c = Counter(verdicts)
-    return " · ".join(f"{c[v]} {VERDICT_MARKS[v]} {v}" for v in VERDICTS if c[v])
+    return " · ".join(f"{c[v]} {VERDICT_MARKS[v]} {WORDS[kind][v]}" for v in VERDICTS if c[v])
+
+
+def kind_counts(rows: Sequence[dict], heads: dict[str, dict]) -> str:
+    """The headline verdicts of ``rows`` counted per kind: the paper's claims first, then the premises it relies
+    on and the book's own predictions, each named ("2 claims of the paper: …; 1 premise: …")."""
+    names = {"claim": ("claim of the paper", "claims of the paper"), "premise": ("premise it relies on", "premises it relies on"),
+             "prediction": ("prediction of the book", "predictions of the book")}
+    out = []
+    for kind, mine in tally(rows).items():
+        if mine:
+            noun = names[kind][len(mine) != 1]
+            out.append(f"{len(mine)} {noun}: {count_line([heads[r['id']]['verdict'] for r in mine], kind)}")
+    return "; ".join(out)
 
 
 # A sentence or clause end: ". " after a non-digit (not a decimal point) or "; ".
@@ -99,12 +114,11 @@ def box(source: str, records: Sequence[dict], manifest: dict, figure_root: str =
     if not mine:
         return ""
     heads = headlines(records)
-    lines = [f"**{len(mine)} claim{'s' if len(mine) != 1 else ''} checked here:** "
-             f"{count_line([heads[r['id']]['verdict'] for r in mine])}.", ""]
+    lines = [f"**Checked here:** {kind_counts(mine, heads)}.", ""]
     for r in mine:
         # raw <a>: an in-page anchor that is not a heading is a missing reference to MyST (a warning)
         stronger = stronger_settings(heads[r["id"]])
-        lines.append(f"- {verdict_badge(heads[r['id']]['verdict'])} <a href=\"#{claim_anchor(r['id'])}\">**`{r['id']}`**</a> "
+        lines.append(f"- {verdict_badge(heads[r['id']]['verdict'], r.get('kind', 'claim'))} <a href=\"#{claim_anchor(r['id'])}\">**`{r['id']}`**</a> "
                      f"{typeset(r['statement'])}<br>*Measured:* {typeset(excerpt(r['measured']))}"
                      + (f" <small class=\"stronger\">({stronger})</small>" if stronger else ""))
     figure = main_figure(manifest, f"notebooks/{source}.ipynb")
@@ -113,7 +127,7 @@ def box(source: str, records: Sequence[dict], manifest: dict, figure_root: str =
         lines += ["", f"```{{image}} {figure_root}/{figure}.png\n:alt: {title}\n:width: 100%\n"
                       f":target: \"#{figure_label(figure)}\"\n:class: findings-figure\n```", "",
                   f"<small>{typeset(title)}: <a href=\"#{figure_label(figure)}\">the figure and its data below</a>; "
-                  "the measured texts and tolerances in full at each verdict.</small>"]
+                  "the measured texts and what each claim declared in full at each verdict.</small>"]
     body = "\n".join(lines)
     return f"::::{{admonition}} What this page finds\n:class: findings\n\n{body}\n::::\n"
 
@@ -125,7 +139,7 @@ def part_box(part: str, records: Sequence[dict], docs: dict[str, str]) -> str:
     rows = [r for r in records if r["paper"] == part and r.get("setting", DEFAULT_SETTING) == DEFAULT_SETTING]
     if not rows:
         return ""
-    lines = [f"**{len(rows)} claims checked:** {count_line([heads[r['id']]['verdict'] for r in rows])}.", ""]
+    lines = [f"**Checked:** {kind_counts(rows, heads)}.", ""]
     for source, title in docs.items():
         mine = [r for r in rows if r["source"] == source]
         if not mine:

@@ -18,7 +18,7 @@ from .atomic import atomic_write
 from .claims import DEFAULT_SETTING, RECORDS, claim_anchor, headlines, load_records, table_cell
 from .display import figure_label
 from .figure_files import SHIPPED
-from .findings import count_line, verdict_cell
+from .findings import kind_counts, verdict_cell
 from .provenance import load_manifest
 from .tables import typeset
 
@@ -61,17 +61,17 @@ def claim_link(record: dict, prefix: str = "../notebooks") -> str:
 
 
 def headline_findings(records: list[dict], heads: dict[str, dict], captions: dict[str, str]) -> str:
-    """Per paper, one line of counts and the claims that did not reproduce (the findings a reader checks first)."""
+    """Per paper, its own claims counted by verdict and those that did not reproduce (the findings a reader
+    checks first); the premises it relies on and the book's own predictions counted apart."""
     lines = []
     for letter, caption in captions.items():
         rows = [r for r in records if r["paper"] == letter]
         if not rows:
             continue
-        failed = [r for r in rows if heads[r["id"]]["verdict"] == "not reproduced"]
-        line = f"- **{caption}** — {len(rows)} claims: {count_line([heads[r['id']]['verdict'] for r in rows])}."
+        failed = [r for r in rows if r.get("kind", "claim") == "claim" and heads[r["id"]]["verdict"] == "not reproduced"]
+        line = f"- **{caption}** — {kind_counts(rows, heads)}."
         if failed:
-            line += " Not reproduced: " + "; ".join(f"{claim_link(r)} {typeset(short_statement(r['statement']))}"
-                                                    for r in failed) + "."
+            line += " Not reproduced: " + "; ".join(f"{claim_link(r)} {typeset(r['statement'])}" for r in failed)
         lines.append(line)
     return "\n".join(lines)
 
@@ -92,8 +92,7 @@ def grouped_tables(records: list[dict], heads: dict[str, dict], captions: dict[s
     for letter, caption in captions.items():
         rows = [r for r in records if r["paper"] == letter]
         if rows:
-            counts = count_line([heads[r["id"]]["verdict"] for r in rows])
-            out.append(f"::::{{dropdown}} {caption} — {len(rows)} claims: {counts}\n:class-container: results\n\n"
+            out.append(f"::::{{dropdown}} {caption} — {kind_counts(rows, heads)}\n:class-container: results\n\n"
                        f"{results_table(rows, heads)}\n::::")
     return "\n\n".join(out)
 
@@ -145,10 +144,14 @@ def render(records_folder: Path = RECORDS, shipped: Path = SHIPPED) -> str:
         "",
         "## What the book finds",
         "",
-        f"{len(records)} claims checked: {count_line([heads[r['id']]['verdict'] for r in records])}. A claim's "
-        "verdict is the weakest across the settings it was judged at (the default profile, its seeds, the paper's "
-        "settings); each claim links to its verdict on the page that measures it, and the "
-        "{doc}`claims report <../notebooks/claims_report>` has every measured number and tolerance.",
+        f"{len(records)} statements checked. Each is graded by one rule, declared before any run: *reproduced* or "
+        "*not reproduced* only where every seed, every level the book had to choose and every arithmetic measured "
+        "falls on the same side of the bar; otherwise *inconclusive*; *not tested faithfully* where the runs are "
+        "outside the paper's regime. A paper's count holds only its own claims; the premises it relies on and the "
+        "book's own predictions are counted apart. A claim's verdict combines the settings it was judged at (the "
+        "default profile, its seeds, the paper's settings) by the same rule; each claim links to its verdict on the "
+        "page that measures it, and the {doc}`claims report <../notebooks/claims_report>` has every measured number "
+        "and what each claim declared.",
         "",
         headline_findings(records, heads, captions),
         "",

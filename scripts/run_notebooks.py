@@ -35,7 +35,7 @@ import papermill as pm
 from grok_lib import figure_numbers, paths
 from grok_lib.arithmetic import arithmetic_id
 from grok_lib.claims import RECORDS
-from grok_lib.envelope_verdicts import book_machine_variants
+from grok_lib.envelope_verdicts import measured_variants
 from grok_lib.recorded import RECORDED
 from grok_lib.code_version import library_hash
 from grok_lib.provenance import load_manifest
@@ -49,7 +49,7 @@ def _variants_of_the_book_machine() -> str:
     fingerprint needs it)."""
     if not paths.ENVELOPE.exists():
         return ""
-    return json.dumps(book_machine_variants(json.loads(paths.ENVELOPE.read_text())), sort_keys=True)
+    return json.dumps(measured_variants(json.loads(paths.ENVELOPE.read_text())), sort_keys=True)
 
 
 def fingerprint(path: Path) -> str:

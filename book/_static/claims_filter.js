@@ -3,8 +3,8 @@
 document.addEventListener("DOMContentLoaded", () => {
   const report = document.querySelector("div.claims-report");
   if (!report) return;
-  const verdicts = [["all", "all claims"], ["reproduced", "✓ reproduced"], ["partly", "◐ partly"],
-                    ["not-reproduced", "✗ not reproduced"]];
+  const verdicts = [["all", "all claims"], ["reproduced", "✓ reproduced"], ["not-reproduced", "✗ not reproduced"],
+                    ["inconclusive", "? inconclusive"], ["not-tested-faithfully", "– not tested faithfully"]];
   const bar = document.createElement("div");
   bar.className = "claims-filter";
   bar.setAttribute("role", "group");
