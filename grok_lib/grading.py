@@ -308,6 +308,11 @@ def _label(d: Draw, claim: Claim) -> str:
     return ", ".join(parts)
 
 
+def _labelled(d: Draw, claim: Claim, fmt: str) -> str:
+    label = _label(d, claim)
+    return f"{label}: {_values(d, fmt)}" if label else _values(d, fmt)
+
+
 def _values(d: Draw, fmt: str) -> str:
     if d.members:
         return ", ".join(f"{m}: {_fmt(v, fmt)}" for m, v in zip(d.members, d.values))
@@ -319,7 +324,7 @@ def summary(claim: Claim, draws: Sequence[Draw]) -> str:
     they split, the clearest pass and the clearest failure (the numbers that straddle the bar)."""
     fmt = claim.fmt
     central = [d for d in draws if d.point == claim.central_point()]
-    head = "; ".join(f"{_label(d, claim)}: {_values(d, fmt)}" for d in central) or "no draw at the central choice"
+    head = "; ".join(_labelled(d, claim, fmt) for d in central) or "no draw at the central choice"
     passing, failing = sides(claim, draws)
     what = f"{len(draws)} draws" + (f" × {len(claim.all_bars())} bars" if claim.bars else "")
     count = f"{len(passing)} of {len(passing) + len(failing)} ({what}) pass"
@@ -340,7 +345,7 @@ def summary(claim: Claim, draws: Sequence[Draw]) -> str:
     def said(pair: tuple[Draw, Bar]) -> str:
         d, b = pair
         bar = f" against {b.text(fmt if fmt != '.3g' else 'g')}" if claim.bars else ""
-        return f"{_label(d, claim)}: {_values(d, fmt)}{bar}"
+        return f"{_labelled(d, claim, fmt)}{bar}"
 
     best, worst = max(passing, key=depth), min(failing, key=depth)
     return f"{head} — {count}; straddling the bar: passes at {said(best)}; fails at {said(worst)}"

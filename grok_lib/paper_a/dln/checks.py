@@ -64,13 +64,20 @@ def _members(hs: Sequence[History]) -> tuple:
     return tuple(dc.run_label(h) for h in hs)
 
 
+def _slow_clock(h: History, eta: float) -> float:
+    """T_rep(eta), or the run's last step where the gap has not stayed below eta by then: a lower bound."""
+    t = dc.t_rep_gap(h, eta)
+    return float(h.steps[-1]) if math.isnan(t) else t
+
+
 def evaluate_deep_linear(histories: Sequence[History]) -> list[Result]:
     """Every deep-linear claim on a sweep of :func:`grok_lib.paper_a.dln.config.sweep` (one draw per point of a
     claim's grid: the runs are deterministic)."""
     gd_wd, plain = gd_decayed_runs(histories), plain_runs(histories)
     results = []
 
-    excess = [schatten_excess(h) for h in gd_wd]
+    # an excess within float64 rounding of zero is zero (its digits and sign move with the arithmetic)
+    excess = [0.0 if abs(e) < EXCESS_RESOLUTION else e for e in (schatten_excess(h) for h in gd_wd)]
     results.append(grade(REGISTRY["A.dln.schatten"], [draw(excess, None, (), _members(gd_wd))],
                          f"largest {at_resolution(max(excess), EXCESS_RESOLUTION)}, smallest "
                          f"{at_resolution(min(excess), EXCESS_RESOLUTION)} (digits below {EXCESS_RESOLUTION:.0e} are "
@@ -127,7 +134,7 @@ def evaluate_deep_linear(histories: Sequence[History]) -> list[Result]:
                          "with the factored flow's factor L s^(2−2/L): " + by_depth(gd_wd, [f"{e:.2g}" for e in factored])))
 
     sep = REGISTRY["A.dln.separation"]
-    draws = [draw([dc.t_rep_gap(h, eta) / dc.t_cls_floor(h) for h in gd_wd], None, (eta,), _members(gd_wd))
+    draws = [draw([_slow_clock(h, eta) / dc.t_cls_floor(h) for h in gd_wd], None, (eta,), _members(gd_wd))
              for eta in sep.choices[0].grid]
     results.append(grade(sep, draws))
     return results

@@ -68,7 +68,8 @@ CLAIMS = [
         "A.dln.separation", "A", "claim", "text", ABSTRACT,
         "the two clocks, therefore, separate fitting from representation simplification",
         "With weight decay the representation clock stops well after the loss clock: at least twice as late.",
-        "T_rep(η) / T_cls(floor) per GD run with λ > 0 (T_cls(floor): the loss within 10% of its final value)",
+        "T_rep(η) / T_cls(floor) per GD run with λ > 0 (T_cls(floor): the loss within 10% of its final value; where "
+        "the gap has not stayed below η by the end of the run, the run's length stands for T_rep: a lower bound)",
         SEPARATION, choices=(Choice("gap level η of T_rep", 1e-6, ETA_GRID, "the paper names none", ".0e"),),
         bars=moved(SEPARATION, 1.5), fmt=".1f"),
 ]
