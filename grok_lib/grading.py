@@ -360,12 +360,14 @@ def grade(claim: Claim, draws: Sequence[Draw], context: str = "", regime: Regime
         raise ValueError(f"claim {claim.id}: draws at points off its grid: {unknown[:3]}")
     verdict = verdict_of(claim, draws, regime)
     parts = []
-    if regime is not None:
-        parts.append(("Regime: " if regime.ok else "Not in the paper's regime: ") + regime.text())
+    if regime is not None and not regime.ok:  # the reason first: nothing below is graded
+        parts.append("Not in the paper's regime: " + regime.text())
     if draws:
         parts.append(summary(claim, draws))
     if context:
         parts.append(context)
+    if regime is not None and regime.ok:
+        parts.append("Regime: " + regime.text())
     tight = bool(draws) and central_spread(claim, draws) > min(b.width() for b in claim.all_bars())
     if tight:
         parts.append(f"the bar's width ({min(b.width() for b in claim.all_bars()):.3g}) is narrower than the runs' own spread at the "

@@ -25,6 +25,11 @@ SHIPPED_FIGURES = ROOT / "book" / "figure_files"
 
 #: The claim records the notebooks write, one JSON file per notebook under its part's folder.
 RECORDS = ROOT / "book" / "claims"
+#: Every claim record's verdict, committed (``scripts/list_verdicts.py`` writes it after a deliberate change): a
+#: verdict that moves without it fails a test that names the claim.
+VERDICT_LIST = ROOT / "book" / "verdicts.json"
+#: What the re-grading of 2026-12 changed, per paper: each old claim, its old verdict, the claims it became, why.
+REGRADE = ROOT / "book" / "regrade"
 
 #: Recorded runs (too long for ``make book``), one folder per set (:mod:`grok_lib.recorded`).
 RECORDED = ROOT / "recorded"

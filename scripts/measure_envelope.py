@@ -233,7 +233,7 @@ def regrade(only: list[str] | None = None) -> int:
     Variants measured on another machine keep theirs, with the grading they were measured under: until --here
     runs there again, tests there compare only the claims whose grading they measured
     (:func:`grok_lib.envelope_verdicts.measured_here`). Then `make notebooks` (a variant that disagrees makes a verdict
-    "partly")."""
+    inconclusive)."""
     from grok_lib import arithmetic
 
     if arithmetic.tier() != "exact":
@@ -363,6 +363,8 @@ def main() -> int:
     ap.add_argument("--retire-book", action="store_true",
                     help="before re-recording the book in a new pin set: keep the committed book's arithmetic and "
                          "verdicts as a variant of this machine")
+    ap.add_argument("--other-vendor", action="store_true",
+                    help="with --retire-book: the book moves to this machine, of another CPU vendor than the old book's")
     ap.add_argument("--add-book", action="store_true",
                     help="after re-recording the book: widen the committed envelope by the new book's numbers")
     ap.add_argument("--regrade", nargs="*", metavar="SOURCE",
@@ -387,7 +389,7 @@ def main() -> int:
     if args.here:
         return widen_here()
     if args.retire_book:
-        return retire_book()
+        return retire_book(args.other_vendor)
     if args.add_book:
         return add_book()
     unknown = [v for v in args.variants if v not in VARIANTS]
@@ -486,10 +488,12 @@ def recorded_prefixes(root: Path | None = None) -> dict:
             for name, history in recorded_histories(root).items()}
 
 
-def retire_book() -> int:
+def retire_book(other_vendor: bool = False) -> int:
     """``--retire-book``: the committed book's arithmetic (about to be replaced by a new pin set of the same
     vendor) becomes a variant of this machine, with its verdicts: the new book's verdicts are held against it,
-    and its numbers are already inside every range. Run before the re-recording (make baselines, make book)."""
+    and its numbers are already inside every range. Run before the re-recording (make baselines, make book).
+    ``other_vendor``: the book moves to a machine of another CPU vendor (this one): the old book's machine's
+    variants become variants measured elsewhere, and those measured here (``--here``) the book machine's."""
     from grok_lib import arithmetic
 
     envelope = json.loads(OUT.read_text())
@@ -497,9 +501,10 @@ def retire_book() -> int:
     if old["id"] == arithmetic.arithmetic_id():
         sys.exit("measure_envelope.py: --retire-book: the envelope's book is already in this arithmetic "
                  f"({old['id']}); change the pin set first")
-    if old["vendor"] != arithmetic.cpu_vendor():
-        sys.exit(f"measure_envelope.py: --retire-book runs on the book's vendor ({old['vendor']}), "
-                 f"not {arithmetic.cpu_vendor()}")
+    here = arithmetic.cpu_vendor()
+    if old["vendor"] != here and not other_vendor:
+        sys.exit(f"measure_envelope.py: --retire-book runs on the book's vendor ({old['vendor']}), not {here}; "
+                 f"to move the book to this machine's vendor, add --other-vendor")
     name = retired_name(old)
     if name in envelope["variants"]:
         sys.exit(f"measure_envelope.py: --retire-book: the envelope already has a variant {name}")
@@ -509,6 +514,14 @@ def retire_book() -> int:
     # assume this CPU computes what the recording's CPU did)
     retired_rows(name).write_text(json.dumps(recorded_prefixes(), sort_keys=True))
     envelope["variants"][name] = {"env": retired_env(old), "arithmetic": old, "retired_book": True}
+    if old["vendor"] != here:
+        # the book moves to this vendor's machine: the old book's machine's variants (and the old book) were
+        # measured elsewhere now, and those measured here with --here are variants of the book's machine
+        for variant in envelope["variants"].values():
+            if variant.get("machine") == here:
+                del variant["machine"]
+            elif "machine" not in variant:
+                variant["machine"] = old["vendor"]
     envelope["verdicts"][name] = envelope["verdicts"]["book"]
     envelope.setdefault("grading", {})[name] = book_gradings()
     write_envelope(envelope)

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from grok_lib import arithmetic, chapters, claims, envelope_verdicts, figure_numbers, paths, recorded
+from grok_lib.grading import Bar, Claim, Result, combine
 from grok_lib.plans import run_key
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -137,52 +138,46 @@ def test_the_envelope_covers_every_figure_and_every_verdict_agrees():
     book = envelope["verdicts"]["book"]
     variants = {name: {"verdicts": v, "grading": envelope["grading"][name]}
                 for name, v in envelope["verdicts"].items() if name != "book"}
-    elsewhere = {name for name, v in envelope["variants"].items() if "machine" in v}  # measured with --here
+    elsewhere = {name for name, v in envelope["variants"].items() if "machine" in v}  # measured on another machine
     # every variant of the book's machine has every claim's verdict (--regrade measures a new one there); one
     # measured on another machine has those it measured (a claim added since waits for --here there)
     assert all(v["verdicts"].keys() == v["grading"].keys() for v in variants.values())
     assert all(v["verdicts"].keys() == book.keys() for n, v in variants.items() if n not in elsewhere)
-    assert all(v["verdicts"].keys() <= book.keys() for n, v in variants.items() if n in elsewhere)
-    mine = {n: v for n, v in variants.items() if n not in elsewhere}
-    # the book's verdict is the one every arithmetic of its machine gives under the claim's current grading,
-    # else partly (envelope_verdicts.across_arithmetic); a verdict measured under an older grading is not compared
+    # the book's verdict is the one rule over this arithmetic's verdict and every variant's measured under the
+    # claim's current grading (envelope_verdicts.across_arithmetic): their common verdict, else inconclusive
     records = {f"{r['id']}|{r['setting']}": r for r in claims.load_records(setting=None)}
     assert records.keys() == book.keys()
     for key, here in book.items():
-        graded = envelope_verdicts.grading(records[key])
-        seen = envelope_verdicts.current_verdicts(mine, key, graded)
-        robust = here if all(v == here for v in seen.values()) else "partly"
-        assert records[key]["verdict"] == robust, (key, here, seen)
+        seen = envelope_verdicts.current_verdicts(variants, key, envelope_verdicts.grading(records[key]))
+        assert records[key]["verdict"] == combine([here, *seen.values()]), (key, here, seen)
         assert records[key].get("verdict_here", records[key]["verdict"]) == here, key
-        # another machine's arithmetic may not contradict a verdict the book states as holding
-        there = envelope_verdicts.current_verdicts({n: variants[n] for n in elsewhere}, key, graded)
-        contradicted = {n: v for n, v in there.items() if v != robust}
-        assert robust == "partly" or not contradicted, (key, robust, contradicted)
+
+
+def _claim(bar: float) -> Claim:
+    return Claim("X.y.z", "A", "claim", "text", "Sec. 1", "words", "statement", "quantity", Bar(lo=bar))
 
 
 def test_a_variant_verdict_counts_only_under_the_grading_it_was_measured_under():
-    claim = claims.Claim("X.y.z", "X", "statement", "measure", "tolerance")
-    regraded = claims.Claim("X.y.z", "X", "statement", "measure", "a stricter tolerance")
+    claim, regraded = _claim(1.0), _claim(2.0)
     assert envelope_verdicts.grading(claim) != envelope_verdicts.grading(regraded)
-    assert envelope_verdicts.grading(claim) == envelope_verdicts.grading({"measure": "measure", "tolerance": "tolerance"})
-    variants = {"v": {"verdicts": {"X.y.z|default": "partly"}, "grading": {"X.y.z|default": envelope_verdicts.grading(claim)}}}
-    assert envelope_verdicts.current_verdicts(variants, "X.y.z|default", envelope_verdicts.grading(claim)) == {"v": "partly"}
+    assert envelope_verdicts.grading(claim) == envelope_verdicts.grading({"grading": claim.grading()})
+    variants = {"v": {"verdicts": {"X.y.z|default": "inconclusive"}, "grading": {"X.y.z|default": envelope_verdicts.grading(claim)}}}
+    assert envelope_verdicts.current_verdicts(variants, "X.y.z|default", envelope_verdicts.grading(claim)) == {"v": "inconclusive"}
     assert envelope_verdicts.current_verdicts(variants, "X.y.z|default", envelope_verdicts.grading(regraded)) == {}
 
 
-def test_across_arithmetic_ignores_verdicts_of_an_older_grading(tmp_path):
-    claim = claims.Claim("X.y.z", "X", "statement", "measure", "tolerance")
-    regraded = claims.Claim("X.y.z", "X", "statement", "measure", "a stricter tolerance")
-    arith = {"mkl_cbwr": "AUTO", "aten": "AVX512", "openblas_core": "SkylakeX"}
+def test_across_arithmetic_makes_a_verdict_inconclusive_where_a_variant_of_the_same_grading_differs(tmp_path):
+    claim, regraded = _claim(1.0), _claim(2.0)
+    arith = {"cpu": "x", "mkl_cbwr": "AUTO", "aten": "AVX512", "openblas_core": "SkylakeX"}
     envelope = tmp_path / "envelope.json"
     envelope.write_text(json.dumps({
         "variants": {"native": {"arithmetic": arith, "env": {}}},
-        "verdicts": {"native": {"X.y.z|default": "partly"}},
+        "verdicts": {"native": {"X.y.z|default": "not reproduced"}},
         "grading": {"native": {"X.y.z|default": envelope_verdicts.grading(claim)}}}))
-    [same] = envelope_verdicts.across_arithmetic([claims.Result(claim, "m", "reproduced")], envelope=envelope)
-    assert same.verdict == "partly" and same.verdict_here == "reproduced"
-    [later] = envelope_verdicts.across_arithmetic([claims.Result(regraded, "m", "reproduced")], envelope=envelope)
-    assert later.verdict == "reproduced" and "not yet measured under this grading" in later.measured
+    [same] = envelope_verdicts.across_arithmetic([Result(claim, "m", "reproduced")], envelope=envelope)
+    assert same.verdict == "inconclusive" and same.verdict_here == "reproduced" and "not reproduced in x" in same.measured
+    [later] = envelope_verdicts.across_arithmetic([Result(regraded, "m", "reproduced")], envelope=envelope)
+    assert later.verdict == "reproduced" and "have not measured this grading yet" in later.measured
 
 
 def test_the_measured_envelope_catches_a_one_percent_change_of_the_learning_rate():

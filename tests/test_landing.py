@@ -55,17 +55,33 @@ def _record(cid, setting, verdict):
     return {"id": cid, "paper": "A", "source": "paper_a/x", "statement": "s", "setting": setting, "verdict": verdict}
 
 
-def test_the_headline_verdict_is_the_weakest_across_settings_and_names_each():
-    every = [_record("A.x", "default", "reproduced"), _record("A.x", "seeds", "partly"),
-             _record("A.x", "paper", "reproduced"), _record("A.y", "default", "partly"),
-             _record("A.y", "paper", "not reproduced"), _record("A.z", "default", "reproduced")]
+def test_the_headline_verdict_combines_the_settings_by_the_rule_and_names_the_others():
+    every = [_record("A.x", "default", "reproduced"), _record("A.x", "seeds", "inconclusive"),
+             _record("A.x", "paper", "reproduced"), _record("A.y", "default", "not tested faithfully"),
+             _record("A.y", "paper", "not reproduced"), _record("A.z", "default", "reproduced"),
+             _record("A.w", "default", "reproduced"), _record("A.w", "paper", "not reproduced")]
     heads = headlines(every)
-    assert {k: v["verdict"] for k, v in heads.items()} == {"A.x": "partly", "A.y": "not reproduced", "A.z": "reproduced"}
+    assert {k: v["verdict"] for k, v in heads.items()} == {
+        "A.x": "inconclusive", "A.y": "not reproduced", "A.z": "reproduced", "A.w": "inconclusive"}
     rows = results_table([r for r in every if r["setting"] == "default"], heads).splitlines()[2:]
-    assert 'verdict-partly">' in rows[0].split(" | ")[-1]
+    assert 'verdict-inconclusive">' in rows[0].split(" | ")[-1]
     assert "reproduced at: default profile, paper's settings" in rows[0] and "seeds" not in rows[0]
-    assert 'verdict-not-reproduced">' in rows[1] and "partly at: default profile" in rows[1]
+    # a setting outside the paper's regime does not weaken the verdict of one inside it; it is named
+    assert 'verdict-not-reproduced">' in rows[1] and "not tested faithfully at: default profile" in rows[1]
     assert "<br>" not in rows[2]  # one verdict everywhere: no list
+
+
+def test_a_paper_counts_only_its_own_claims():
+    from grok_lib.landing import headline_findings
+
+    every = [_record("A.x", "default", "reproduced") | {"kind": "claim"},
+             _record("A.p", "default", "not reproduced") | {"kind": "premise"},
+             _record("A.q", "default", "not reproduced") | {"kind": "prediction"}]
+    text = headline_findings(every, headlines(every), {"A": "Paper A: x"})
+    assert "1 claim of the paper: 1 ✓ reproduced" in text
+    assert "1 premise it relies on: 1 ✗ does not hold in these runs" in text
+    assert "1 prediction of the book: 1 ✗ not confirmed" in text
+    assert "Not reproduced:" not in text  # a premise or a prediction is not the paper's failure
 
 
 def test_the_bibliography_and_the_three_papers_are_on_the_intro():

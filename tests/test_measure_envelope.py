@@ -40,12 +40,12 @@ def test_tolerances_round_up_to_two_digits():
 def test_a_regrade_reruns_the_notebooks_of_claims_graded_otherwise(monkeypatch):
     from grok_lib import claims, envelope_verdicts
 
-    records = [{"id": "X.a", "setting": "default", "source": "paper_x/one", "measure": "m", "tolerance": "t"},
-               {"id": "X.b", "setting": "default", "source": "paper_x/two", "measure": "m", "tolerance": "t2"}]
+    records = [{"id": "X.a", "setting": "default", "source": "paper_x/one", "grading": "g1"},
+               {"id": "X.b", "setting": "default", "source": "paper_x/two", "grading": "g2"}]
     monkeypatch.setattr(claims, "load_records", lambda *a, **k: records)
-    graded = {"X.a|default": envelope_verdicts.grading(records[0]), "X.b|default": envelope_verdicts.grading({"measure": "m", "tolerance": "t"})}
+    graded = {"X.a|default": "g1", "X.b|default": "g2-before"}
     envelope = {"grading": {"native": graded}}
-    assert me.stale_sources(envelope, "native") == ["paper_x/two"]  # X.b's tolerance changed since
+    assert me.stale_sources(envelope, "native") == ["paper_x/two"]  # X.b's grading changed since
     assert me.stale_sources(envelope, "never_measured") == ["paper_x/one", "paper_x/two"]
     assert me.book_gradings() == {"X.a|default": envelope_verdicts.grading(records[0]), "X.b|default": envelope_verdicts.grading(records[1])}
 
