@@ -17,7 +17,9 @@ read a part's modules by name):
 - :mod:`grok_lib.chapters`        the chapters as each part declares them, and every list derived from them
 - :mod:`grok_lib.clocks`          generic clocks: first crossings, T_cls, the grokking epoch
 - :mod:`grok_lib.fits`            least-squares line and power-law fits with uncertainties
-- :mod:`grok_lib.claims`          claims, results, verdict helpers and the claim records
+- :mod:`grok_lib.grading`         the one grading rule: a claim's declaration, draws, regimes, verdicts
+- :mod:`grok_lib.claims`          the claim records, the report's tables and the headline verdicts
+- :mod:`grok_lib.verdict_list`    the committed list of every record's verdict, and the re-grade's changes
 - :mod:`grok_lib.envelope_verdicts` the book's verdicts held against the same claims in other arithmetic
 - :mod:`grok_lib.figure_numbers`  figure regression of the numbers behind a figure
 - :mod:`grok_lib.recorded`        recorded runs: long runs computed once, committed, checked against today's code

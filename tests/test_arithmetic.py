@@ -216,8 +216,8 @@ def test_a_one_percent_change_of_the_learning_rate_leaves_the_prefix_envelope(na
 
 
 def test_another_vendor_compares_only_the_claims_it_measured_as_graded_now(tmp_path, monkeypatch):
-    record = {"id": "X.a", "setting": "default", "measure": "m", "tolerance": "t"}
-    regraded = {"id": "X.b", "setting": "default", "measure": "m", "tolerance": "t2"}
+    record = {"id": "X.a", "setting": "default", "grading": "g-a"}
+    regraded = {"id": "X.b", "setting": "default", "grading": "g-b-now"}
     monkeypatch.setattr(claims, "load_records", lambda *a, **k: [record, regraded])
     envelope = tmp_path / "envelope.json"
     envelope.write_text(json.dumps({
@@ -225,7 +225,7 @@ def test_another_vendor_compares_only_the_claims_it_measured_as_graded_now(tmp_p
         "variants": {"native": {}, "GenuineIntel_pinned": {"machine": "GenuineIntel"}},
         "grading": {"native": {"X.a|default": envelope_verdicts.grading(record), "X.b|default": envelope_verdicts.grading(regraded)},
                     "GenuineIntel_pinned": {"X.a|default": envelope_verdicts.grading(record),
-                                            "X.b|default": envelope_verdicts.grading({"measure": "m", "tolerance": "t"})}}}))
+                                            "X.b|default": "g-b-before"}}}))
     monkeypatch.setattr(arithmetic, "tier", lambda: "envelope")
     monkeypatch.setattr(arithmetic, "cpu_vendor", lambda: "GenuineIntel")
     assert envelope_verdicts.measured_here(["X.a", "X.b"], envelope=envelope) == {"X.a"}  # X.b re-graded since --here ran

@@ -104,8 +104,8 @@ def test_notebook_is_in_the_book_and_the_make_globs(nb):
 def test_figure_notebook_makes_one_setup_call(nb):
     code = "\n".join("".join(c["source"]) for c in cells(nb) if c["cell_type"] == "code")
     # one call builds the notebook's run; the readers of recorded runs (Paper A) only load committed data (and
-    # judged_seeds adds the recorded seeds of the same settings to the run's own)
-    readers = {"recorded", "paper_splits", "seed_sweeps", "default_runs", "judged_seeds"}
+    # judged_seeds adds the recorded seeds of the same settings to the run's own); paper_alphas trains nothing
+    readers = {"recorded", "paper_splits", "seed_sweeps", "default_runs", "judged_seeds", "paper_alphas"}
     calls = [name for name in re.findall(r"\bchapter_runs\.(\w+)\(", code) if name not in readers]
     assert len(calls) == 1, f"one chapter_runs call per notebook, got {calls}"
     assert "run_all(" not in code and "profile_config(" not in code, "the chapter_runs call owns the plumbing"

@@ -1,10 +1,12 @@
 """How sure Paper A's verdicts are: the thresholds they depend on, moved; phases measured in
-epochs; the spread over seeds.
+epochs; the verdicts seed by seed.
 
-Every threshold the paper does not give is the book's choice, so each verdict that rests on
-one is also computed over a small grid of reasonable values (the ``*_GRID`` constants,
-written before the paper-settings runs were made), and a claim is "reproduced" only where
-it holds across its grid. The grids hold the book's own value.
+Every level the paper does not give is the book's choice, so each claim that rests on one is graded
+at every value of its grid (declared in the claim, :mod:`grok_lib.paper_a.claims`; the grids are the
+constants of :mod:`grok_lib.paper_a.thresholds`, re-exported here for the tables of
+:mod:`grok_lib.paper_a.sensitivity`): by the one rule (:mod:`grok_lib.grading`) a claim is reproduced
+only where every seed and every grid choice passes, not reproduced where none does, and inconclusive
+otherwise. The grids hold the book's own value.
 """
 
 from __future__ import annotations
@@ -15,20 +17,19 @@ from typing import Callable, Sequence
 import numpy as np
 
 from ..clocks import grokking_epoch, t_cls
+from ..grading import Result
 from ..history import History
 from .clocks import T_REP_FRACTION, t_rep_srank
 from .relu_reduction import FROZEN_CHURN, frozen_epoch
+from .thresholds import FIT_EPS_GRID, FROZEN_CHURN_GRID, RATIO_EPS_GRID, T_REP_FRACTIONS
 
-#: T_grok: the test accuracy that counts as grokked (the book's: 0.95).
+#: T_grok: the test accuracy that counts as grokked (the book's: 0.95; reported, not graded).
 GROK_ACC_GRID = (0.9, 0.95, 0.99)
-#: T_cls: the train-loss level that counts as "fitted" (the book's: 1e-3) ...
-FIT_EPS_GRID = (1e-2, 1e-3, 1e-4)
-#: ... and the level of the clock ratio's T_cls (the book's: 1e-4).
-RATIO_EPS_GRID = (1e-3, 1e-4, 1e-5)
-#: T_rep: the fraction of the stable rank's peak it must fall to (the book's: 0.8).
-T_REP_FRACTION_GRID = (0.95, 0.9, 0.85, 0.8, 0.75, 0.7)
-#: The churn rate (bits flipped per 50 epochs) below which patterns count as frozen (the book's: 1e-3).
-FROZEN_CHURN_GRID = (3e-4, 1e-3, 3e-3)
+#: T_rep: the fractions of the stable rank's peak it must fall to, the clock ratio's grid (the book's: 0.8).
+T_REP_FRACTION_GRID = T_REP_FRACTIONS
+#: FIT_EPS_GRID (T_cls of "fitted", the book's 1e-3), RATIO_EPS_GRID (the clock ratio's T_cls, the book's 1e-4)
+#: and FROZEN_CHURN_GRID (bits flipped per 50 epochs below which patterns count as frozen, the book's 1e-3)
+#: are the claims' own grids (:mod:`grok_lib.paper_a.thresholds`).
 
 assert T_REP_FRACTION in T_REP_FRACTION_GRID and FROZEN_CHURN in FROZEN_CHURN_GRID
 
@@ -129,18 +130,31 @@ def spread_table(seed_tables: Sequence[Sequence[dict]], key: str = "weight_decay
     return rows
 
 
-def seed_verdicts(evaluate: Callable, seeds: Sequence[Sequence[History]]) -> dict[str, list[str]]:
-    """Claim id -> the verdict on each seed's sweep (``evaluate`` is an evaluator of :mod:`grok_lib.paper_a.checks`)."""
-    out: dict[str, list[str]] = {}
+def seed_of(histories: Sequence[History]) -> int:
+    """The seed of a sweep (its data seed; the recorded seeds draw split and initialisation alike)."""
+    return int(histories[0].cfg.data_seed)
+
+
+def seed_verdicts(evaluate: Callable, seeds: Sequence[Sequence[History]]) -> dict[str, list[Result]]:
+    """Claim id -> its result on each seed's sweep graded alone (``evaluate`` is an evaluator of
+    :mod:`grok_lib.paper_a.checks`, which takes a list of sweeps). The claims' verdicts grade every seed at
+    once; these say which seed moves a verdict that is inconclusive over them."""
+    out: dict[str, list[Result]] = {}
     for histories in seeds:
-        for result in evaluate(histories):
-            out.setdefault(result.claim.id, []).append(result.verdict)
+        for result in evaluate([histories]):
+            out.setdefault(result.claim.id, []).append(result)
     return out
 
 
-def seed_summary(verdicts: Sequence[str]) -> str:
-    """'reproduced for all 3 seeds' or 'reproduced 2, partly 1 of 3 seeds'."""
-    counts = {v: verdicts.count(v) for v in dict.fromkeys(verdicts)}
-    if len(counts) == 1:
-        return f"{verdicts[0]} for all {len(verdicts)} seeds"
-    return ", ".join(f"{v} {n}" for v, n in counts.items()) + f" of {len(verdicts)} seeds"
+def seed_table(evaluate: Callable, seeds: Sequence[Sequence[History]]) -> list[dict]:
+    """One row per claim: its verdict (in the words of its kind) graded on each seed alone, and on every seed
+    at once (the claim's verdict)."""
+    per_seed = seed_verdicts(evaluate, seeds)
+    together = {r.claim.id: r for r in evaluate(seeds)}
+    return [{"claim": cid} | {f"seed {seed_of(s)}": r.word for s, r in zip(seeds, results)}
+            | {"every seed": together[cid].word} for cid, results in per_seed.items()]
+
+
+def differing(evaluate: Callable, seeds: Sequence[Sequence[History]]) -> dict[str, list[Result]]:
+    """The claims whose verdict graded on one seed alone is not the same for every seed."""
+    return {cid: rs for cid, rs in seed_verdicts(evaluate, seeds).items() if len({r.verdict for r in rs}) > 1}

@@ -145,15 +145,22 @@ def fig1a_seed_configs(groups: dict[str, list]) -> list:
     return [replace(focus, data_seed=focus.data_seed + i) for i in range(1, config.FIG1A_DATA_SEEDS)]
 
 
-def clock_alpha_configs(groups: dict[str, list]) -> list:
-    """B.modadd.clock: every seed's alpha sweep (group ``alpha``, one seed at a time) at the alphas of
-    config.CLOCK_ALPHAS it does not have."""
+def stable_modadd_configs(groups: dict[str, list]) -> list:
+    """The modular-addition claims' in-regime runs (:class:`~grok_lib.paper_b.config.StableModAddConfig`), planned from
+    the figure runs' groups: at every seed, the alpha sweep ``config.STABLE_ALPHAS`` at the group ``alpha``'s lambda and
+    the group ``weight_decay``'s lambdas at its alpha (the run both share once), GD's step held stable, each run to
+    lambda t = ``config.STABLE_STOP``."""
     out = []
     for seed in dict.fromkeys(c.data_seed for c in groups["alpha"]):
-        sweep = [c for c in groups["alpha"] if c.data_seed == seed]
-        have = {c.alpha for c in sweep}
-        out += [replace(sweep[0], alpha=float(a)) for a in config.CLOCK_ALPHAS if float(a) not in have]
-    return out
+        alpha_sweep = [c for c in groups["alpha"] if c.data_seed == seed]
+        lambda_sweep = [c for c in groups["weight_decay"] if c.data_seed == seed]
+        base = alpha_sweep[0]
+        stable = config.StableModAddConfig(**{**base.to_dict(), "steps": base.steps * config.STABLE_STEPS,
+                                              "n_log": config.STABLE_N_LOG, "stable_c": config.STABLE_C,
+                                              "stop_lambda_t": config.STABLE_STOP})
+        out += [replace(stable, alpha=float(a)) for a in config.STABLE_ALPHAS]
+        out += [replace(stable, alpha=c.alpha, weight_decay=c.weight_decay) for c in lambda_sweep]
+    return list(dict.fromkeys(out))
 
 
 def recorded(name: str) -> list[History]:
@@ -161,3 +168,8 @@ def recorded(name: str) -> list[History]:
     :mod:`grok_lib.paper_b.recordings`), checked against its definition. They are read, never trained, and do not
     change when a notebook is rerun with other parameters."""
     return recorded_runs.part_set("paper_b", name)
+
+
+def paper_alphas() -> list:
+    """The paper's own modular-addition alpha sweep (its settings, not trained: the page measures their regime)."""
+    return modadd_configs("paper")["alpha"]

@@ -71,26 +71,29 @@ CHAPTERS = (
         Figure("paper_b/sparse_transition", "Paper B: transition start and end as fractions of ln α / λ, the window, "
                "the limit α → ∞, the slopes", key_numbers.sparse_transition_numbers, _sparse_transition)),
         claim_runs=chapter_runs.fig1a_seed_configs,
-        claims=("B.fig1a.kernel_then_rich", "B.fig1a.fractions", "B.thm.window", "B.thm.limit", "B.thm.log_alpha_slope",
-                "B.thm.inverse_lambda_slope", "B.fig1a.norm")),
+        claims=("B.fig1a.fit_at_once", "B.fig1a.kernel_acc", "B.fig1a.final_acc", "B.fig1a.start_fraction",
+                "B.fig1a.end_fraction", "B.fig1a.norm", "B.thm.window", "B.thm.limit", "B.thm.log_alpha_slope",
+                "B.thm.inverse_lambda_slope")),
     Chapter("notebooks/paper_b/kernel_vs_rich.ipynb", chapter_runs.kernel_rich, chapter_runs.kernel_rich_configs, (
         Figure("paper_b/margins_sparse", "Paper B: the diagonal net against the max-L2 and max-L1 margin classifiers "
                "on sparse data", key_numbers.margins_sparse_numbers, _margins),
         Figure("paper_b/misgrokking", "Paper B, misgrokking: test accuracy falls from the max-L2 toward the max-L1 "
                "classifier's", key_numbers.misgrokking_numbers, _misgrokking)),
-        claims=("B.regimes.cosines", "B.regimes.test_acc", "B.misgrokking")),
+        claims=("B.regimes.kernel_l2", "B.regimes.rich_l1", "B.regimes.kernel_acc_match", "B.regimes.rich_acc_match",
+                "B.misgrokking.starts_high", "B.misgrokking.falls")),
     Chapter("notebooks/paper_b/matrix_completion.ipynb", chapter_runs.matrix_completion,
             chapter_runs.matrix_completion_configs, (
         Figure("paper_b/matrix_completion", "Paper B: matrix completion of the multiplication table: kernel plateau, "
                "then low-rank recovery", key_numbers.matrix_completion_numbers, _matrix_completion),),
-        claims=("B.mc.kernel_plateau", "B.mc.recovery", "B.mc.clock")),
+        claims=("B.mc.train_fit", "B.mc.kernel_plateau", "B.mc.recovery", "B.mc.rank_one", "B.mc.clock")),
     Chapter("notebooks/paper_b/modular_addition.ipynb", chapter_runs.modadd, chapter_runs.modadd_configs, (
         Figure("paper_b/modadd_sweeps", "Paper B: the two-layer ReLU net on modular addition, α and λ sweeps against "
                "steps and the clock", mlp_numbers.modadd_sweeps_numbers, _modadd_sweeps),
         Figure("paper_b/modadd_fits", "Paper B: modular addition, transition time against ln α and against 1 / λ",
                mlp_numbers.modadd_fits_numbers, _modadd_fits)),
-        claim_runs=chapter_runs.clock_alpha_configs,
-        claims=("B.modadd.alpha_order", "B.modadd.lambda_order", "B.modadd.clock")),
+        claim_runs=chapter_runs.stable_modadd_configs,
+        claims=("B.modadd.alpha_order", "B.modadd.lambda_order", "B.modadd.log_alpha_clock",
+                "B.modadd.inverse_lambda_clock")),
     Chapter("notebooks/paper_b/init_scale_adamw.ipynb", chapter_runs.init_scale, bridge.sweep, (
         Figure("paper_b/init_scale_adamw", "Bridge to Part A: Paper A's MLP and AdamW from α times the standard "
                "initialisation", mlp_numbers.init_scale_numbers, _init_scale),),

@@ -1,106 +1,128 @@
-"""Paper B's checks of the MLP chapters (modular addition, the bridge to Part A), one function per claim: each takes
-histories and returns ``(measured_text, verdict)``, judged by the thresholds of :mod:`grok_lib.paper_b.thresholds`.
-:mod:`grok_lib.paper_b.checks` turns them into the claims' results, per notebook."""
+"""Paper B's checks of the MLP chapters: modular addition (the two-layer ReLU net of Sec. 2) and the bridge to Part A
+(the book's predictions), each measuring its claims' quantities per seed at every point of each claim's grid and
+grading them by the one rule (:func:`grok_lib.grading.grade`) in the regime :mod:`grok_lib.paper_b.regimes`
+measures.
+
+Modular addition is graded twice: on the in-regime runs (GD's step held below its stability limit,
+:mod:`grok_lib.paper_b.stable_gd`: the book's verdict) and on the notebook's figure runs at the profile's fixed step
+2.0, which the regime check finds outside the paper's regime (recorded at the setting :data:`FIXED_LR`)."""
 
 from __future__ import annotations
 
 import math
 from typing import Sequence
 
+from ..grading import Regime, Result, draw, grade, not_graded
 from ..history import History
-from . import measure, selection
-from .checks_diagonal import verdict, within
-from .thresholds import BRIDGE_ACC, SE_K, SLOPE_RANGE, SLOPE_RANGE_PARTLY
+from . import measure, regimes, selection
+from .checks_diagonal import crossing_t, lambda_t_spread
+from .claims import REGISTRY
+from .thresholds import BRIDGE_ACC, TRANSITION_LEVELS
+
+#: The setting of the modular-addition records on the figure runs (the profile's fixed step, outside the regime).
+FIXED_LR = "fixed_lr"
+MODADD_CLAIMS = ("B.modadd.alpha_order", "B.modadd.lambda_order", "B.modadd.log_alpha_clock",
+                 "B.modadd.inverse_lambda_clock")
 
 
-def _grok_steps(histories: Sequence[History]) -> list[float]:
-    out = []
-    for h in histories:
-        end = measure.accuracy_transition(h).end
-        out.append(float(end.step) if end else math.inf)
-    return out
+def inversions(times: Sequence[float], later: bool = True) -> float:
+    """Inversions of "strictly later (``later``; else strictly earlier) for every next run" in ``times`` (in the
+    sweep's order): a consecutive pair out of that order, and a run whose clock never stopped (NaN), each count one."""
+    count = sum(1 for t in times if math.isnan(t))
+    finite = [t for t in times if not math.isnan(t)]
+    return float(count + sum(1 for x, y in zip(finite, finite[1:]) if (y <= x if later else y >= x)))
 
 
-def pair_orders(steps_by_seed: Sequence[Sequence[float]]) -> list[str]:
-    """Per pair of consecutive sweep values (the same values at every seed, in order): "later" where the second
-    crosses later at every seed, "earlier" where earlier at every seed, else "mixed" (a tie counts as neither)."""
-    out = []
-    for i in range(len(steps_by_seed[0]) - 1):
-        diffs = [s[i + 1] - s[i] for s in steps_by_seed]
-        out.append("later" if all(d > 0 for d in diffs) else "earlier" if all(d < 0 for d in diffs) else "mixed")
-    return out
-
-
-def modadd_alpha_order(alpha_sweeps: Sequence[Sequence[History]]) -> tuple[str, str]:
-    """The grokking step against alpha, judged over seeds (one alpha sweep per seed, the same alphas)."""
-    runs = [selection.by_alpha(sweep) for sweep in alpha_sweeps]
-    steps = [_grok_steps(r) for r in runs]
-    alphas = [h.cfg.alpha for h in runs[0]]
-    orders = pair_orders(steps)
-    largest_later = all(s[-1] > s[0] for s in steps)
-    text = ("; ".join(f"seed {r[0].cfg.data_seed}: " + ", ".join(f"α={h.cfg.alpha:g}: {x:g}"
-                                                                     for h, x in zip(r, s)) for r, s in zip(runs, steps))
-            + "; from each α to the next: " + ", ".join(
-                f"{a:g} → {b:g} {o + ' at every seed' if o != 'mixed' else 'mixed (not the same at every seed)'}"
-                for a, b, o in zip(alphas, alphas[1:], orders)))
-    return text, verdict(all(o == "later" for o in orders),
-                         "earlier" not in orders and largest_later)
-
-
-def modadd_lambda_order(lambda_sweep: Sequence[History]) -> tuple[str, str]:
-    runs = sorted(lambda_sweep, key=lambda h: h.cfg.weight_decay)
-    steps = _grok_steps(runs)
-    text = ", ".join(f"λ={h.cfg.weight_decay:g}: {s:g}" for h, s in zip(runs, steps))
-    return text, verdict(all(b < a for a, b in zip(steps, steps[1:])), steps[-1] < steps[0])
-
-
-def clock_slopes(alpha_sweep: Sequence[History], lambda_sweep: Sequence[History]) -> tuple[float, float]:
-    """(slope of t_end against ln(alpha) over the alpha > 1 runs, x lambda; slope against 1 / lambda, / ln(alpha)):
-    both 1 on the theory's clock. alpha = 1 has ln(alpha) = 0 and no kernel phase, so it is left out (as in
-    :func:`grok_lib.paper_b.checks_diagonal.theorem_limit`)."""
+def log_alpha_clock(alpha_sweep: Sequence[History], level: float) -> float:
+    """The slope of t at ``level`` against ln α over the α > 1 runs, times λ (1 on the clock)."""
     big = [h for h in alpha_sweep if float(h.cfg.alpha) > 1]
-    fa, fl = measure.fit_vs_log_alpha(big), measure.fit_vs_inverse_lambda(lambda_sweep)
-    return (fa.slope * float(alpha_sweep[0].cfg.weight_decay),
-            fl.slope / math.log(float(lambda_sweep[0].cfg.alpha)))
+    lam = float(big[0].cfg.weight_decay) if big else math.nan
+    return measure.line_fit([math.log(float(h.cfg.alpha)) for h in big], [crossing_t(h, level) for h in big]).slope * lam
 
 
-def clock_verdict(per_seed: Sequence[tuple[float, float]]) -> tuple[str, str]:
-    """Both normalised slopes over seeds: their means and standard errors against the theory's 1."""
-    rows, near, positive = [], [], []
-    for name, values in (("vs ln α, slope × λ", [p[0] for p in per_seed]), ("vs 1/λ, slope / ln α", [p[1] for p in per_seed])):
-        mean, se, n = measure.mean_se(values)
-        near.append(math.isfinite(se) and abs(mean - 1) <= SE_K * se)
-        positive.append(math.isfinite(se) and mean - SE_K * se > 0)
-        rows.append(f"{name}: {mean:.2f} ± {se:.2f} over {n} seeds (" + ", ".join(f"{v:.2f}" for v in values) + ")")
-    return "; ".join(rows), verdict(all(near), all(positive))
+def seed_sweeps(alpha_runs: Sequence[History], lambda_runs: Sequence[History]) -> list[tuple[int, list, list]]:
+    """(seed, its α sweep by α, its λ sweep by λ) for every seed of the runs."""
+    out = []
+    for s in selection.seeds(alpha_runs):
+        a = sorted((h for h in alpha_runs if h.cfg.data_seed == s), key=lambda h: h.cfg.alpha)
+        lam = sorted((h for h in lambda_runs if h.cfg.data_seed == s), key=lambda h: h.cfg.weight_decay)
+        out.append((int(s), a, lam))
+    return out
 
 
-def modadd_clock(alpha_sweeps: Sequence[Sequence[History]], lambda_sweeps: Sequence[Sequence[History]]) -> tuple[str, str]:
-    """One alpha sweep (with the claim-only alphas) and one lambda sweep per seed."""
-    return clock_verdict([clock_slopes(a, l) for a, l in zip(alpha_sweeps, lambda_sweeps)])
+def _times(runs: Sequence[History], level: float, lam: bool = False) -> str:
+    return ", ".join((f"λ={h.cfg.weight_decay:g}" if lam else f"α={h.cfg.alpha:g}") + f": {crossing_t(h, level):.0f}"
+                     for h in runs)
 
 
-def bridge_delay(histories: Sequence[History]) -> tuple[str, str]:
-    ds = measure.delays(histories, BRIDGE_ACC)
-    lams = sorted({d.weight_decay for d in ds})
-    rows, ok, partly = [], [], []
-    for lam in lams:
-        steps = [d.step if math.isfinite(d.step) else math.inf for d in ds if d.weight_decay == lam]
-        ok.append(all(b > a for a, b in zip(steps, steps[1:])))
-        partly.append(steps[-1] > steps[0])
-        rows.append(f"λ={lam:g}: " + ", ".join(f"α={d.alpha:g}: {'never' if not math.isfinite(d.step) else int(d.step)}"
-                                            for d in ds if d.weight_decay == lam))
-    return "; ".join(rows), verdict(all(ok), all(partly))
+def grade_modadd(alpha_runs: Sequence[History], lambda_runs: Sequence[History], where: Regime) -> list[Result]:
+    """The modular-addition claims on one set of runs (every seed's α and λ sweeps), in the regime ``where``."""
+    per_seed = seed_sweeps(alpha_runs, lambda_runs)
+    levels = TRANSITION_LEVELS
+    times = "; ".join(f"seed {s}, level {q:g}: α sweep {_times(a, q)}; λ sweep {_times(lam, q, True)}"
+                      for s, a, lam in per_seed for q in levels)
+    def order(runs: Sequence[History], level: float, later: bool) -> float:
+        if len(runs) < 2:
+            raise ValueError("an order needs at least two runs of the sweep")
+        return inversions([crossing_t(h, level) for h in runs], later)
+
+    measures = (("B.modadd.alpha_order", lambda a, lam, q: order(a, q, True), f"transition time t: {times}"),
+                ("B.modadd.lambda_order", lambda a, lam, q: order(lam, q, False), ""),
+                ("B.modadd.log_alpha_clock", lambda a, lam, q: log_alpha_clock(a, q), ""),
+                ("B.modadd.inverse_lambda_clock", lambda a, lam, q: lambda_t_spread(lam, q), ""))
+    out = []
+    for cid, value, context in measures:
+        try:
+            draws = [draw(value(a, lam, q), s, (q,)) for s, a, lam in per_seed for q in levels]
+        except ValueError as err:
+            out.append(not_graded(REGISTRY[cid], f"not measurable on these runs: {err}", where if not where.ok else None))
+            continue
+        out.append(grade(REGISTRY[cid], draws, context, where))
+    return out
 
 
-def bridge_clock(histories: Sequence[History]) -> tuple[str, str]:
-    ds = [d for d in measure.delays(histories, BRIDGE_ACC) if d.alpha > 1]
-    rows, slopes = [], []
-    for lam in sorted({d.weight_decay for d in ds}):
-        mine = [d for d in ds if d.weight_decay == lam]
-        slope = measure.slope_through_origin([d.predicted for d in mine], [d.delay for d in mine])
-        slopes.append(slope)
-        rows.append(f"λ={lam:g}: delays " + ", ".join(f"{d.delay:.0f}" for d in mine) + " vs predicted "
-                    + ", ".join(f"{d.predicted:.0f}" for d in mine) + f" steps: slope {slope:.2f}")
-    return "; ".join(rows), verdict(all(within(r, SLOPE_RANGE) for r in slopes),
-                                    all(within(r, SLOPE_RANGE_PARTLY) for r in slopes))
+def evaluate_modadd(groups, stable_runs: Sequence[History]) -> list[Result]:
+    """The modular-addition claims on the in-regime runs (``stable_runs``: the chapter's claim-only runs, every seed's
+    α and λ sweeps with GD's step held stable, :func:`grok_lib.paper_b.chapter_runs.stable_modadd_configs`, planned
+    from the figure runs' ``groups``)."""
+    alpha_runs, lambda_runs = selection.stable_sweeps(groups, stable_runs)
+    every = selection.unique([*alpha_runs, *lambda_runs])
+    where = regimes.both(regimes.stability(every), regimes.transition_ends(every))
+    return grade_modadd(alpha_runs, lambda_runs, where)
+
+
+def evaluate_modadd_fixed(groups) -> list[Result]:
+    """The same claims on the figure runs at the profile's fixed step (``groups``: ``run.groups``), recorded at the
+    setting :data:`FIXED_LR`: not tested faithfully where lr × the sharpness at initialisation is 2 or more."""
+    every = selection.unique([*groups["alpha"], *groups["weight_decay"]])
+    where = regimes.both(regimes.stability(every), regimes.transition_ends(every))
+    return grade_modadd(groups["alpha"], groups["weight_decay"], where)
+
+
+# --- the bridge to Part A: the book's predictions ---------------------------------------------------------------------
+def bridge_delays(runs: Sequence[History]) -> dict[float, list[measure.Delay]]:
+    """One seed's delays per weight decay, by α (:func:`grok_lib.paper_b.measure.delays`)."""
+    ds = measure.delays(runs, BRIDGE_ACC)
+    return {lam: [d for d in ds if d.weight_decay == lam] for lam in sorted({d.weight_decay for d in ds})}
+
+
+def evaluate_bridge(histories: Sequence[History]) -> list[Result]:
+    """The bridge chapter's predictions on each seed's α × λ runs (a run that never groks counts as later)."""
+    all_runs = selection.init_scale_runs(histories)
+    where = regimes.groks(all_runs)
+    delay_draws, clock_draws, text = [], [], []
+    for s in selection.seeds(all_runs):
+        by_lam = bridge_delays(selection.bridge_runs(histories, s))
+        lams = tuple(f"λ={lam:g}" for lam in by_lam)
+        delay_draws.append(draw([inversions([d.step if math.isfinite(d.step) else math.inf for d in ds])
+                                 for ds in by_lam.values()], int(s), (), lams))
+        slopes = [measure.slope_through_origin([d.predicted for d in ds if d.alpha > 1],
+                                               [d.delay for d in ds if d.alpha > 1]) for ds in by_lam.values()]
+        clock_draws.append(draw(slopes, int(s), (), lams))
+        text.append(f"seed {s}: " + "; ".join(
+            f"λ={lam:g}: steps " + ", ".join(f"α={d.alpha:g}: {'never' if not math.isfinite(d.step) else int(d.step)}"
+                                             for d in ds)
+            + " (delays vs predicted " + ", ".join(f"{d.delay:.0f}/{d.predicted:.0f}" for d in ds if d.alpha > 1) + ")"
+            for lam, ds in by_lam.items()))
+    return [grade(REGISTRY["B.bridge.delay"], delay_draws, "grokking steps: " + "; ".join(text), where),
+            grade(REGISTRY["B.bridge.clock"], clock_draws, regime=where)]

@@ -5,7 +5,7 @@ Every config says everything that determines a run's numbers and is validated in
 
 Profiles (see :data:`PROFILES`): ``ci`` trains in seconds; ``default`` is what the book
 shows, chosen by measurement on a 2-core CPU (all of Part B's default runs together
-train in under two minutes on one thread, see :data:`DEFAULT_BUDGET_S`); ``paper`` is the
+train in under two minutes on one thread, see :data:`DEFAULT_BUDGET_S`; the claim-only runs come on top); ``paper`` is the
 paper's text (d = 1e5, up to 1e6 steps, GPU or hours advised).
 
 The sweeps set each run's length from the theory's own clock: the transition is
@@ -205,6 +205,29 @@ class ModAddConfig(_AsDict):
             raise ConfigError(f"train_frac must keep at least one of the p^2 = {self.p ** 2} pairs, got {self.train_frac!r}")
 
 
+@dataclass(frozen=True)
+class StableModAddConfig(ModAddConfig):
+    """:class:`ModAddConfig` with GD's step held inside its stable range, so that GD follows gradient flow (the
+    theory's regime): every step is ``min(lr, stable_c / S_t)``, S_t the Gauss–Newton sharpness of the training
+    loss (:mod:`grok_lib.paper_b.sharpness`), measured at initialisation and re-estimated every ``sharpness_every``
+    steps; runs are compared in continuous time t = Σ lr_t. The run stops at the first step with
+    lambda t >= ``stop_lambda_t`` (``steps``: the most steps it may take). Trained by
+    :mod:`grok_lib.paper_b.stable_gd`."""
+
+    stable_c: float = 1.0  # lr_t x S_t at most this (GD is stable along the top direction below 2)
+    sharpness_every: int = 20  # re-estimate S_t every this many steps (power iteration, warm-started)
+    stop_lambda_t: float = 12.0  # stop at lambda t >= this
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        need_real("stable_c", self.stable_c, 0.0, 2.0, lo_open=True, hi_open=True)
+        need_int("sharpness_every", self.sharpness_every, 1)
+        _positive("stop_lambda_t", self.stop_lambda_t)
+        if self.weight_decay <= 0:
+            raise ConfigError(f"stop_lambda_t needs weight_decay > 0 (the run stops at lambda t >= stop_lambda_t); "
+                              f"got weight_decay={self.weight_decay!r}")
+
+
 CONFIG_TYPES = {"sparse": SparseConfig, "misgrokking": MisgrokkingConfig,
                 "matrix_completion": MatrixCompletionConfig, "modadd": ModAddConfig}
 
@@ -302,13 +325,18 @@ SWEEPS = {
 }
 
 
-#: Claim-only runs (read by one claim's evaluation, never by a figure; see :mod:`grok_lib.paper_b.chapters`),
-#: added when the referee's re-grade asked for more seeds and alphas. In the default profile they train in about
-#: 42 s on the 2-core CPU (two sparse runs about 6 s, six MLP runs about 36 s).
+#: Claim-only runs (read by one claim's evaluation, never by a figure; see :mod:`grok_lib.paper_b.chapters`).
 #: B.fig1a.fractions: the focus run of the sparse sweeps at this many data seeds in all (its own and the next ones).
 FIG1A_DATA_SEEDS = 3
-#: B.modadd.clock: alphas added to every seed's modular-addition alpha sweep (at the sweep's lambda) for the ln(alpha) fit.
-CLOCK_ALPHAS = (30.0, 300.0)
+#: The modular-addition claims' in-regime runs (:class:`StableModAddConfig`): at every seed, an alpha sweep at the
+#: figure alpha sweep's lambda and the figure lambda sweep's lambdas at its alpha, GD's step held at
+#: min(lr, STABLE_C / S_t) (lr x sharpness at initialisation 0.09 / 9 / 900 at alpha = 1 / 10 / 100 with the
+#: profile's fixed step 2.0: outside the regime), each run to lambda t = STABLE_STOP (the figure alpha sweep's
+#: 4,000 steps x 2.0 x 2e-3) and at most STABLE_STEPS times the profile's steps. alpha = 100 is left out: its first
+#: steps would be about 1 / 425 long, some 10^5 steps per run. In the default profile the 15 runs train in about
+#: 150 s on the 2-core CPU.
+STABLE_ALPHAS = (1.0, 3.0, 10.0, 30.0)
+STABLE_C, STABLE_STOP, STABLE_STEPS, STABLE_N_LOG = 1.0, 16.0, 10, 240
 
 
 def seeds_of(experiment: str, profile: str, seeds=None) -> list[int]:

@@ -6,7 +6,8 @@ The hashed ``code`` of each row is the modules whose source determines its numbe
 - the diagonal nets (sparse classification, misgrokking): :mod:`.diagonal` and :mod:`.margins`
   (the margin classifiers' cosines are recorded during training);
 - matrix completion and the modular-addition MLP: their trainer and :mod:`.diagonal`, whose
-  recording schedule they use;
+  recording schedule they use; the MLP with the stable step (the book's in-regime runs): :mod:`.stable_gd`,
+  :mod:`.sharpness` and the MLP's own modules;
 - the bridge to Part A (:mod:`.bridge_train`): its trainer, and Paper A's model and split (a row
   may hash another part's modules: editing Paper A's model or task changes every bridge key).
 """
@@ -15,9 +16,9 @@ from __future__ import annotations
 
 from ..kinds import RunKind, config_device, register
 from ..paper_a import model as paper_a_model, task as paper_a_task
-from . import bridge_train, diagonal, margins, matrix_completion, relu_net
+from . import bridge_train, diagonal, margins, matrix_completion, relu_net, sharpness, stable_gd
 from .bridge import InitScaleConfig
-from .config import MatrixCompletionConfig, MisgrokkingConfig, ModAddConfig, SparseConfig
+from .config import MatrixCompletionConfig, MisgrokkingConfig, ModAddConfig, SparseConfig, StableModAddConfig
 
 
 def _one_by_one(train_one):
@@ -70,6 +71,7 @@ def init_scale_memory(c: dict) -> float:
 train_diagonal_group = _one_by_one(diagonal.train)
 train_matrix_completion_group = _one_by_one(matrix_completion.train)
 train_modadd_group = _one_by_one(relu_net.train)
+train_stable_modadd_group = _one_by_one(stable_gd.train)
 train_init_scale_group = _one_by_one(bridge_train.train)
 
 SPARSE = register(RunKind(
@@ -125,6 +127,18 @@ INIT_SCALE = register(RunKind(
     device=config_device,
     memory=init_scale_memory,
     sizes=("p", "width", "d_embed", "steps"),
+    spelled={"data_seed": "seeds", "init_seed": "seeds"},
+    cost=lambda c: c.steps * c.width * c.p**2 * c.train_frac * 1e-9,
+))
+
+STABLE_MODADD = register(RunKind(
+    name="paper_b.modadd_stable",
+    config_type=StableModAddConfig,
+    train=train_stable_modadd_group,
+    code=(stable_gd, sharpness, relu_net, diagonal),
+    device=config_device,
+    memory=modadd_memory,
+    sizes=("p", "width"),
     spelled={"data_seed": "seeds", "init_seed": "seeds"},
     cost=lambda c: c.steps * c.width * c.p**2 * c.train_frac * 1e-9,
 ))

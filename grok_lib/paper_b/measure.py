@@ -256,7 +256,7 @@ def slope_through_origin(x, y) -> float:
     return float((x[ok] @ y[ok]) / (x[ok] @ x[ok])) if ok.any() and (x[ok] @ x[ok]) > 0 else math.nan
 
 
-# --- how precisely a crossing is known, and predictions with their errors (the re-graded claims) ---------------
+# --- how precisely a crossing is known (the window's c) -----------------------------------------------------------
 def crossing_interval(history: History, crossing: Crossing | None) -> tuple[float, float]:
     """(continuous time of the recorded step before ``crossing``, its own): the crossing happened in between,
     which is all the recording grid says (nan, nan for no crossing; (t, t) at the first recorded step)."""
@@ -274,43 +274,6 @@ def fraction_interval(history: History, crossing: Crossing | None) -> tuple[floa
     return lo / unit, hi / unit
 
 
-def line_slope_bounds(x, lo, hi) -> tuple[float, float]:
-    """The smallest and largest least-squares slope over every y with lo <= y <= hi point by point.
-
-    The slope is linear in y, sum_i w_i y_i with w_i = (x_i - mean x) / S_xx, so each bound takes y_i at
-    one end of its interval, chosen by the sign of w_i."""
-    x, lo, hi = (np.asarray(v, dtype=float) for v in (x, lo, hi))
-    if x.size < 2 or np.ptp(x) == 0 or not (np.isfinite(lo).all() and np.isfinite(hi).all()):
-        raise ValueError(f"slope bounds need at least two distinct x and finite intervals, got {x.size} point(s)")
-    w = (x - x.mean()) / np.sum((x - x.mean()) ** 2)
-    return float(np.sum(np.where(w > 0, w * lo, w * hi))), float(np.sum(np.where(w > 0, w * hi, w * lo)))
-
-
-def line_prediction(x, y, x0: float) -> tuple[float, float]:
-    """The least-squares line's value at ``x0`` and its standard error (the usual s sqrt(1/n + (x0 - mean)^2 / S_xx);
-    nan with fewer than three points, where the residuals leave no degree of freedom)."""
-    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
-    ok = np.isfinite(x) & np.isfinite(y)
-    x, y = x[ok], y[ok]
-    fit = line_fit(x, y)
-    value = float(fit(x0))
-    if x.size < 3:
-        return value, math.nan
-    s = math.sqrt(float(np.sum((y - fit(x)) ** 2)) / (x.size - 2))
-    sxx = float(np.sum((x - x.mean()) ** 2))
-    return value, s * math.sqrt(1 / x.size + (x0 - x.mean()) ** 2 / sxx)
-
-
-def predicted_end_clock(alpha_sweep: Sequence[History], alpha: float) -> tuple[float, float]:
-    """lambda t at the end of the transition at ``alpha``, as the alpha sweep's own line of the end fraction in
-    1 / ln(alpha) predicts it (:func:`fraction_limits`: lambda t_end = ln(alpha) x fraction), with its standard error."""
-    runs = [h for h in alpha_sweep if float(h.cfg.alpha) > 1]
-    x = [1.0 / math.log(float(h.cfg.alpha)) for h in runs]
-    ends = [accuracy_transition(h).fractions[1] for h in runs]
-    value, se = line_prediction(x, ends, 1.0 / math.log(alpha))
-    return value * math.log(alpha), se * math.log(alpha)
-
-
 def mean_se(values) -> tuple[float, float, int]:
     """Mean of the finite values, its standard error (sample sd / sqrt(n); nan for fewer than two), and n."""
     v = np.asarray(values, dtype=float)
@@ -318,13 +281,6 @@ def mean_se(values) -> tuple[float, float, int]:
     if v.size == 0:
         return math.nan, math.nan, 0
     return float(v.mean()), float(v.std(ddof=1) / math.sqrt(v.size)) if v.size > 1 else math.nan, int(v.size)
-
-
-def sd(values) -> float:
-    """Sample standard deviation of the finite values (nan for fewer than two)."""
-    v = np.asarray(values, dtype=float)
-    v = v[np.isfinite(v)]
-    return float(v.std(ddof=1)) if v.size > 1 else math.nan
 
 
 def window_c(history: History) -> tuple[float, float, float]:

@@ -97,6 +97,54 @@ def modadd_fits_numbers(groups: Groups) -> dict:
     return values
 
 
+# --- modular addition: the paper's regime, and the in-regime runs ---------------------------------------------------
+def stability_table(groups: Groups, paper_configs: Sequence = ()) -> list[dict]:
+    """lr x the Gauss-Newton sharpness at initialisation (:mod:`grok_lib.paper_b.sharpness`) of the figure runs
+    (the first seed's, at the profile's fixed step) and of ``paper_configs`` (the paper's settings), per alpha and
+    lambda: full-batch GD follows gradient flow only below 2."""
+    from .regimes import sharpness_at_init
+
+    alpha_sweep, lambda_sweep = selection.seed_sweeps(groups)
+    rows = []
+    for source, configs in (("figure runs", [h.cfg for h in selection.unique([*alpha_sweep, *lambda_sweep])]),
+                            ("paper's settings", list(paper_configs))):
+        for c in configs:
+            s = sharpness_at_init(c)
+            rows.append({"runs": source, "p": c.p, "width": c.width, "alpha": c.alpha, "lambda": c.weight_decay,
+                         "lr": c.lr, "sharpness at init": float(f"{s:.4g}"), "lr x sharpness": float(f"{c.lr * s:.3g}")})
+    return rows
+
+
+def stable_table(groups: Groups, stable_runs: Sequence[History], seed: int | None = None) -> list[dict]:
+    """Per in-regime run of ``seed`` (None: the first): its steps, the step at initialisation and lr x the sharpness
+    there, the largest lr_t x S_t of the run, and the transition's onset and end on lambda t (and in t)."""
+    alpha_runs, lambda_runs = selection.stable_sweeps(groups, stable_runs)
+    seed = selection.seeds(alpha_runs)[0] if seed is None else seed
+    from .regimes import sharpness_at_init
+
+    rows = []
+    for h in selection.unique([h for h in [*alpha_runs, *lambda_runs] if h.cfg.data_seed == seed]):
+        lam = float(h.cfg.weight_decay)
+        onset, end = (measure.first_crossing(h, "test_acc", q) for q in (measure.START_ACC, measure.END_ACC))
+        rows.append({"alpha": h.cfg.alpha, "lambda": lam, "steps": int(h.steps[-1]),
+                     "first step": float(f"{h['lr'][0]:.3g}"),
+                     "lr x S at init": rounded(h["lr"][0] * sharpness_at_init(h.cfg)),
+                     "max lr x S": rounded(h.meta.get("max_lr_sharpness", math.nan)),
+                     "onset lambda t": rounded(lam * onset.t, 2) if onset else math.nan,
+                     "end lambda t": rounded(lam * end.t, 2) if end else math.nan,
+                     "end t": rounded(end.t, 0) if end else math.nan,
+                     "stop lambda t": rounded(lam * float(h["t"][-1]), 2),
+                     "final test acc": rounded(h.final("test_acc"))})
+    return rows
+
+
+def stable_seeds_table(groups: Groups, stable_runs: Sequence[History]) -> list[dict]:
+    """The in-regime runs' onset and end on lambda t at every seed, the same settings."""
+    alpha_runs, _ = selection.stable_sweeps(groups, stable_runs)
+    tables = {s: stable_table(groups, stable_runs, s) for s in selection.seeds(alpha_runs)}
+    return seeds_table(tables, ("alpha", "lambda"), ("onset lambda t", "end lambda t"))
+
+
 # --- the bridge to Part A ---------------------------------------------------------------------------------
 BRIDGE_STEPS = (0, 100, 200, 400, 800, 1200, 1600, 2000, 2400, 2800)
 

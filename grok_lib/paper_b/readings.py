@@ -11,8 +11,9 @@ import math
 from typing import Sequence
 
 from ..history import History
-from . import checks_mlp, measure, selection
-from .measure import crossing_step
+from ..claims import KINDS, Result
+from ..tables import typeset
+from . import checks_diagonal, checks_mlp, measure, selection
 from .mlp_numbers import bridge_fit_table, bridge_table, modadd_fit_table, modadd_shift_table, modadd_table
 from .selection import Groups
 
@@ -115,44 +116,70 @@ def bridge_reading(histories: Sequence[History]) -> dict[str, str]:
     return out
 
 
-def modadd_claim_reading(groups: Groups, clock_runs: Sequence[History]) -> dict[str, str]:
-    """What the modular-addition page states about B.modadd.alpha_order and B.modadd.clock, judged over seeds as the
-    claims are (``clock_runs``: the claim-only alphas), as Markdown for :func:`grok_lib.display.glue`."""
-    seeds = selection.seeds(groups["alpha"])
-    sweeps = [selection.seed_sweeps(groups, s) for s in seeds]
-    alphas = [h.cfg.alpha for h in sweeps[0][0]]
-    steps = [[crossing_step(measure.accuracy_transition(h).end) for h in a] for a, _ in sweeps]
-    orders = checks_mlp.pair_orders(steps)
-    clock_sweeps = [selection.with_clock_runs(a, clock_runs) for a, _ in sweeps]
-    slopes = [measure.try_fit(checks_mlp.clock_slopes, c, l) for c, (_, l) in zip(clock_sweeps, sweeps)]
-    by_alpha, by_lambda = ([s[i] if s else math.nan for s in slopes] for i in (0, 1))
-    # the offset-free shift between consecutive alphas > 1, per seed, as a share of ln(a2 / a1) / lambda
-    shifts = []
-    for a1, a2 in zip(alphas, alphas[1:]):
-        if a1 <= 1:
-            continue
-        per_seed = [(t[alphas.index(a2)] - t[alphas.index(a1)]) * float(a[0].cfg.lr)
-                    / (math.log(a2 / a1) / float(a[0].cfg.weight_decay)) for t, (a, _) in zip(steps, sweeps)]
-        shifts.append(f"{a1:g} to {a2:g}: " + ", ".join(_shown(x, ".2f") for x in per_seed)
-                      + f" (mean {_shown(measure.mean_se(per_seed)[0], '.2f')})")
-    extra = sorted({h.cfg.alpha for h in clock_runs})
-    extra_steps = "; ".join(f"α = {a:g}: " + " / ".join(_shown(crossing_step(measure.accuracy_transition(h).end))
-                                                         for h in clock_runs if h.cfg.alpha == a) for a in extra)
+def verdict_reading(results: Sequence[Result]) -> str:
+    """Each result's verdict in the words of its claim's kind (Markdown), and where claims were not tested faithfully,
+    the measured reason (once per regime check): what the page's "Reading the verdicts" states, never typed."""
+    said = "; ".join(f"`{r.claim.id}` ({KINDS[r.claim.kind]}) is **{r.word}**" for r in results) + "."
+    reasons = list(dict.fromkeys(f"{typeset(r.regime.quantity)}: {typeset(r.regime.measured)}" for r in results
+                                 if r.verdict == "not tested faithfully" and r.regime is not None))
+    return said + "".join(f" Not tested faithfully because of the regime ({why})." for why in reasons)
 
-    def mean_pm(values):
-        mean, se, _ = measure.mean_se(values)
-        return f"{_shown(mean, '.2f')} ± {_shown(se, '.2f')}"
 
+def regime_reading(result: Result) -> str:
+    """A result's regime check in words (Markdown): the quantity, what it must be, what was measured."""
+    return typeset(result.regime.text()) if result.regime is not None else "no regime check"
+
+
+def modadd_claim_reading(groups: Groups, stable_runs: Sequence[History], paper_configs: Sequence = ()) -> dict[str, str]:
+    """What the modular-addition page states about its in-regime runs (``stable_runs``: the chapter's claim-only runs)
+    and the regime of its figure runs and of the paper's settings (``paper_configs``), as Markdown for
+    :func:`grok_lib.display.glue`."""
+    from .regimes import sharpness_at_init
+    from .thresholds import GD_STABLE
+
+    alpha_runs, lambda_runs = selection.stable_sweeps(groups, stable_runs)
+    every = selection.unique([*alpha_runs, *lambda_runs])
+    figure_runs = selection.unique([*groups["alpha"], *groups["weight_decay"]])
+    fixed = {h.cfg.alpha: h.cfg.lr * sharpness_at_init(h.cfg) for h in figure_runs if h.cfg.data_seed == figure_runs[0].cfg.data_seed}
+    largest = max(every, key=lambda h: h.cfg.alpha)
+    seeds = selection.seeds(alpha_runs)
+    per_seed = checks_mlp.seed_sweeps(alpha_runs, lambda_runs)
+
+    def times(runs, level):  # lambda t at the crossing of ``level``, per run
+        return " / ".join(f"{float(h.cfg.weight_decay) * checks_diagonal.crossing_t(h, level):.2f}" for h in runs)
+
+    base = every[0].cfg
+    paper = {c.alpha: c.lr * sharpness_at_init(c) for c in paper_configs}
+    stable_fixed = [a for a, v in sorted(fixed.items()) if v < GD_STABLE]
+    biggest = max(figure_runs, key=lambda h: h.cfg.alpha).cfg
+    s_big = sharpness_at_init(biggest)
     return {
-        "ma_order_pairs": "; ".join(f"{a:g} → {b:g}: {o + ' at every seed' if o != 'mixed' else 'mixed (not the same at every seed)'}"
-                                    for a, b, o in zip(alphas, alphas[1:], orders)),
-        "ma_clock_alphas": ", ".join(f"{a:g}" for a in sorted({h.cfg.alpha for c in clock_sweeps for h in c if h.cfg.alpha > 1})),
-        "ma_extra_alphas": ", ".join(f"{a:g}" for a in extra) or "none",
-        "ma_extra_steps": extra_steps or "none",
-        "ma_clock_alpha_seeds": ", ".join(_shown(x, ".2f") for x in by_alpha),
-        "ma_clock_alpha_mean": mean_pm(by_alpha),
-        "ma_clock_lambda_seeds": ", ".join(_shown(x, ".2f") for x in by_lambda),
-        "ma_clock_lambda_mean": mean_pm(by_lambda),
-        "ma_shift_seeds": "; ".join(shifts) or "none (no two alphas > 1)",
-        "ma_seed_list": ", ".join(f"{s}" for s in seeds),
+        "ma_fixed_stable": ("α = " + ", ".join(f"{a:g}" for a in stable_fixed)) if stable_fixed else "no α",
+        "ma_paper_products": ", ".join(f"{_shown(v, '.2g')} (α = {a:g})" for a, v in sorted(paper.items())) or "not measured",
+        "ma_paper_stable": ("every α it ran" if paper and all(v < GD_STABLE for v in paper.values())
+                            else "not every α it ran"),
+        "ma_skipped_alpha": f"{biggest.alpha:g}", "ma_skipped_sharpness": f"{s_big:.3g}",
+        "ma_skipped_steps": f"{s_big / (2 * biggest.weight_decay * base.stable_c):,.0f}",
+        "ma_fixed_lr": f"{figure_runs[0].cfg.lr:g}",
+        "ma_fixed_products": ", ".join(f"{_shown(v, '.3g')} (α = {a:g})" for a, v in sorted(fixed.items())),
+        "ma_stable_c": f"{base.stable_c:g}", "ma_stable_cap": f"{base.lr:g}",
+        "ma_stable_every": f"{base.sharpness_every}", "ma_stable_stop": f"{base.stop_lambda_t:g}",
+        "ma_stable_alphas": ", ".join(f"{a:g}" for a in sorted({h.cfg.alpha for h in alpha_runs})),
+        "ma_stable_lambdas": ", ".join(f"{x:g}" for x in sorted({h.cfg.weight_decay for h in lambda_runs})),
+        "ma_stable_lambda": f"{alpha_runs[0].cfg.weight_decay:g}", "ma_stable_alpha": f"{lambda_runs[0].cfg.alpha:g}",
+        "ma_stable_runs": f"{len(every)}", "ma_stable_seeds": ", ".join(str(x) for x in seeds),
+        "ma_stable_init": _shown(max(h["lr"][0] * sharpness_at_init(h.cfg) for h in every), ".3g"),
+        "ma_stable_worst": _shown(max(h.meta.get("max_lr_sharpness", math.nan) for h in every), ".3g"),
+        "ma_stable_largest_steps": " / ".join(f"{int(h.steps[-1]):,}" for h in every if h.cfg.alpha == largest.cfg.alpha),
+        "ma_stable_largest": f"{largest.cfg.alpha:g}",
+        "ma_stable_first_step": _shown(min(h["lr"][0] for h in every), ".2g"),
+        "ma_stable_seconds": f"{sum(h.meta.get('seconds', 0.0) for h in every):.0f}",
+        "ma_stable_onsets": "; ".join(f"seed {s}: {times(a, measure.START_ACC)}" for s, a, _ in per_seed),
+        "ma_stable_ends": "; ".join(f"seed {s}: {times(a, measure.END_ACC)}" for s, a, _ in per_seed),
+        "ma_stable_lambda_onsets": "; ".join(f"seed {s}: {times(lam, measure.START_ACC)}" for s, _, lam in per_seed),
+        "ma_stable_lambda_ends": "; ".join(f"seed {s}: {times(lam, measure.END_ACC)}" for s, _, lam in per_seed),
+        "ma_stable_slopes": "; ".join(
+            f"seed {s}: " + " / ".join(_shown(measure.try_fit(checks_mlp.log_alpha_clock, a, q), ".2f")
+                                      for q in (measure.START_ACC, measure.END_ACC)) for s, a, _ in per_seed),
+        "ma_stable_finals": f"{min(h.final('test_acc') for h in every):.3f}–{max(h.final('test_acc') for h in every):.3f}",
     }

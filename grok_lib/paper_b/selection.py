@@ -72,11 +72,14 @@ def seed_sweeps(groups: Groups, seed: int | None = None) -> tuple[list[History],
     return alpha_sweep, lambda_sweep
 
 
-def with_clock_runs(alpha_sweep: Sequence[History], clock_runs: Sequence[History]) -> list[History]:
-    """One seed's alpha sweep with the claim-only alphas of that seed (``clock_runs``: every seed's, planned at
-    each sweep's lambda by :func:`grok_lib.paper_b.chapter_runs.clock_alpha_configs`), once each."""
-    seed = alpha_sweep[0].cfg.data_seed
-    return unique([*alpha_sweep, *(h for h in clock_runs if h.cfg.data_seed == seed)])
+def stable_sweeps(groups: Groups, stable_runs: Sequence[History]) -> tuple[list[History], list[History]]:
+    """(every seed's in-regime alpha sweep, every seed's in-regime lambda sweep) of the modular-addition chapter's
+    claim-only runs (``stable_runs``, planned by :func:`grok_lib.paper_b.chapter_runs.stable_modadd_configs` from the
+    groups): the alpha sweep at the group ``"alpha"``'s lambda, the lambda sweep at the group ``"weight_decay"``'s
+    alpha (the run both share in both)."""
+    lam, alpha = groups["alpha"][0].cfg.weight_decay, groups["weight_decay"][0].cfg.alpha
+    return ([h for h in stable_runs if h.cfg.weight_decay == lam],
+            [h for h in stable_runs if h.cfg.alpha == alpha])
 
 
 def init_scale_runs(histories: Sequence[History]) -> list[History]:

@@ -17,10 +17,12 @@ weight decay, eta = the learning rate, eps = the accuracy threshold, D = S - T.
   the seed means over d_out (what the checks and the key numbers both read; it imports neither)
 - :mod:`grok_lib.paper_c.panels`    the panels, one kind of plot each (take histories and arrays, never train)
 - :mod:`grok_lib.paper_c.plots`     the figures, one per notebook, composed of those panels
-- :mod:`grok_lib.paper_c.thresholds` the numbers each claim is judged by
-- :mod:`grok_lib.paper_c.claims`    the paper's quantitative statements as claims, with their tolerances
-- :mod:`grok_lib.paper_c.checks`    one evaluator per claim, histories in and a Result out: the shared grading
-  helpers and the linear student's dynamics, accuracy law, plateau and grokking time (C.dyn, C.acc, C.plateau, C.grok)
+- :mod:`grok_lib.paper_c.thresholds` the bars and levels each claim is graded by
+- :mod:`grok_lib.paper_c.claims`    the claims, each declared before any run (kind, where the paper or its rebuttal
+  says it, quantity, bar, the book's choices)
+- :mod:`grok_lib.paper_c.checks`    one evaluator per figure's claims, histories in and graded Results out (draws per
+  seed and choice, the one rule of :mod:`grok_lib.grading`, a measured regime check): the shared helpers and the
+  linear student's dynamics, accuracy law, plateau and grokking time (C.dyn, C.acc, C.plateau, C.grok)
 - :mod:`grok_lib.paper_c.checks_wd_dout` the checks of weight decay and several outputs (C.wd, C.dout)
 - :mod:`grok_lib.paper_c.checks_beyond` the checks beyond the linear student: the two nets, label noise and Part A's task
   (C.nets, C.noise, C.modadd)

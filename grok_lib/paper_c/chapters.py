@@ -69,7 +69,7 @@ CHAPTERS = (
              Figure("paper_c/agreement", "Paper C: relative errors of simulation vs exact theory vs "
                     "Marchenko–Pastur, and the MP density against the sample spectrum", key_numbers.agreement,
                     _agreement),
-             claims=("C.dyn.exact", "C.dyn.mp", "C.acc.law", "C.plateau")),
+             claims=("C.dyn.exact", "C.dyn.mp", "C.acc.law", "C.plateau.level", "C.plateau.no_test_crossing")),
     _chapter("grok_time", chapter_runs.grok_time, C.grok_time_configs,
              Figure("paper_c/grok_time", "Paper C: grokking time against λ for ε = 1e-3 … 1e-8, against the "
                     "paper's formula", key_numbers.grok_time, _grok_time, interactive=True),
@@ -77,7 +77,7 @@ CHAPTERS = (
     _chapter("weight_decay", chapter_runs.weight_decay, C.weight_decay_configs,
              Figure("paper_c/weight_decay", "Paper C: the loss plateaus under weight decay against the paper's limits",
                     key_numbers.weight_decay, _weight_decay),
-             claims=("C.wd.limits",), claim_runs=chapter_runs.wd_seed_configs),
+             claims=("C.wd.train_limit", "C.wd.gen_limit"), claim_runs=chapter_runs.wd_seed_configs),
     _chapter("d_out", chapter_runs.d_out, C.d_out_configs,
              Figure("paper_c/d_out", "Paper C: grokking time against the output dimension at λ = 0.9",
                     key_numbers.d_out, _d_out),
@@ -89,12 +89,12 @@ CHAPTERS = (
     _chapter("label_noise", chapter_runs.label_noise, chapter_runs.noise_runs,
              Figure("paper_c/label_noise", "Paper C (rebuttal): label noise, its predicted effect and the tuned "
                     "crossings", numbers_beyond.label_noise, _label_noise),
-             claims=("C.noise.additive", "C.noise.tuned", "C.noise.tuned_full"),
+             claims=("C.noise.train_shift", "C.noise.gen_unchanged", "C.noise.tuned", "C.noise.theory"),
              claim_runs=chapter_runs.tuned_noise_seed_configs),
     _chapter("modadd_data_ratio", chapter_runs.modadd_data_ratio, data_ratio.data_ratio_configs,
              Figure("paper_c/modadd_data_ratio", "Paper C's question on Part A's task: grokking time against the "
                     "training fraction, with three two-parameter fits", numbers_beyond.data_ratio_numbers, _data_ratio),
-             claims=("C.modadd.data_ratio",)),
+             claims=("C.modadd.data_ratio", "C.modadd.data_ratio_specific")),
 )
 
 load_set = chapter_runs.recorded

@@ -22,13 +22,14 @@ from ..history import History
 from . import theory
 from .simulate import acc_name
 from .theory import GROK_ACC, grok_time_formula
-from .thresholds import FORMULA_EPS, LOSS_FLOOR, PAPER_EPS, STEP_CAP, WD_SMALL
+from .thresholds import FORMULA_EPS, LOSS_FLOOR, STEP_CAP, WD_SMALL, WINDOW_LEVEL
 
 __all__ = ["GROK_ACC", "crossing", "measured_eps", "grokking_time", "theory_grokking_time", "grid_crossing", "relative_error",
            "max_relative_error", "window", "plateau", "formula_ratio", "seed_mean", "peak", "acc_curve",
            "decided_window", "isotropic_losses", "binomial_z", "capped_grokking_time", "second_layer_gram",
-           "rescaled_clock_crossing", "formula_ratios", "decided", "until_saturation", "worst_in", "last_step",
-           "accuracy_law_deviations", "wd_small_at", "wd_small", "d_out_seed_means", "capped_d_out_seed_means"]
+           "rescaled_clock_crossing", "formula_ratios", "decided", "until_saturation", "worst_in", "worst_of", "last_step",
+           "accuracy_law_deviations", "wd_small_at", "wd_small", "d_out_seed_means", "capped_d_out_seed_means",
+           "peak_over_ends", "tanh_nonlinearity"]
 
 
 def crossing(history: History, eps: float | None = None) -> dict:
@@ -145,17 +146,18 @@ def decided_window(train_loss, gen_loss, level: float) -> np.ndarray:
     return ok
 
 
-def decided(h: History, train_ref: str = "theory_train_loss", gen_ref: str = "theory_gen_loss") -> np.ndarray:
-    """The record steps of ``h`` before both accuracies are decided at the paper's eps (the reference losses at
-    PAPER_EPS / 4), where the reference loss is also above LOSS_FLOOR: the range the paper's figures show."""
-    return decided_window(h[train_ref], h[gen_ref], PAPER_EPS / 4)
+def decided(h: History, level: float = WINDOW_LEVEL, train_ref: str = "theory_train_loss",
+            gen_ref: str = "theory_gen_loss") -> np.ndarray:
+    """The record steps of ``h`` before both reference losses have fallen to ``level`` (central: the paper's
+    eps / 4, where its accuracies are decided): the range the paper's figures show (:func:`decided_window`)."""
+    return decided_window(h[train_ref], h[gen_ref], level)
 
 
-def until_saturation(gen_loss) -> np.ndarray:
-    """The record steps before ``gen_loss`` first falls below PAPER_EPS / 4 (where the test accuracy
-    saturates at the paper's eps): the range a figure at that eps shows the theory on."""
+def until_saturation(gen_loss, level: float = WINDOW_LEVEL) -> np.ndarray:
+    """The record steps before ``gen_loss`` first falls below ``level`` (central: the paper's eps / 4, where the
+    test accuracy saturates): the range a figure at that eps shows the theory on."""
     gen = np.asarray(gen_loss)
-    below = np.nonzero(gen < PAPER_EPS / 4)[0]
+    below = np.nonzero(gen < level)[0]
     ok = np.zeros(len(gen), bool)
     ok[: below[0] if len(below) else len(gen)] = True
     return ok
@@ -167,6 +169,11 @@ def worst_in(measured, reference, ok) -> float:
     reference = np.asarray(reference)
     sel = ok & (reference >= LOSS_FLOOR)
     return float(relative_error(np.asarray(measured)[sel], reference[sel]).max()) if sel.any() else math.nan
+
+
+def worst_of(values: Sequence[float]) -> float:
+    """The largest of ``values``, nan if any is nan (an empty window counts against a claim, not for it)."""
+    return math.nan if any(not math.isfinite(v) for v in values) else max(values, default=math.nan)
 
 
 def last_step(h: History, ok) -> str:
@@ -256,6 +263,16 @@ def capped_d_out_seed_means(histories: Sequence[History], cap: int = STEP_CAP) -
     return out
 
 
+def peak_over_ends(ds: Sequence[int], values: Sequence[float], lo: float, hi: float) -> float:
+    """The largest of ``values`` at an interior d_out of ``ds`` within [lo, hi], over the larger of the values at
+    the two ends of ``ds``: at least 1 where the curve has a maximum there (nan where no interior d_out lies in the
+    range)."""
+    inner = [v for d, v in zip(ds[1:-1], values[1:-1]) if lo <= d <= hi]
+    if not inner or len(ds) < 3:
+        return math.nan
+    return max(inner) / max(values[0], values[-1])
+
+
 # --- the two-layer linear net's second layer ----------------------------------------------------------------------
 def second_layer_gram(config, t_max: int) -> np.ndarray:
     """The mean eigenvalue of W2^T W2 at steps 0 ... t_max of the two-layer linear net of ``config``, retraced with
@@ -276,3 +293,44 @@ def rescaled_clock_crossing(gram_mean, d_out: int, theory_t: float) -> float:
     clock = np.concatenate([[0.0], np.cumsum(2 * d_out * np.asarray(gram_mean))])
     reached = np.nonzero(clock >= theory_t)[0]
     return float(reached[0]) if len(reached) else math.nan
+
+
+# --- the tanh net's nonlinearity -------------------------------------------------------------------------------------
+def tanh_nonlinearity(config, t_max: int, at_steps: Sequence[int]) -> dict[str, np.ndarray]:
+    """The tanh net of ``config`` retraced to step ``t_max`` with the trainer's own data, initialisation and update
+    (:func:`grok_lib.paper_c.simulate._tanh_gd`'s GD, copied here: the trainer's module keys the stored runs), and
+    at each of ``at_steps`` (<= t_max) how far it is from linear:
+
+    - ``nonlinear``: the mean square per output of the nonlinear part of its output on the test inputs,
+      W2^T (tanh(W1^T x) - W1^T x), the part a linear net of the same weights would not have;
+    - ``slope``: the mean of tanh'(W1^T x) over the training inputs and hidden units (1 for a linear net);
+    - ``rms``: the RMS of the pre-activations W1^T x over the training inputs;
+    - ``train_loss``: the training loss (the trainer's, which the retrace must reproduce).
+    """
+    from . import samples
+
+    data = samples.make_data(config)
+    x, y = data.x_train, data.x_train @ data.teacher + data.noise_train
+    x_test = data.x_test
+    w1, w2 = samples.init_net(config)
+    eta, gamma, scale = config.eta, config.gamma, 2.0 / (x.shape[0] * config.d_out)
+    wanted = sorted({int(t) for t in at_steps if 0 <= t <= t_max})
+    out: dict[str, list[float]] = {"steps": [], "nonlinear": [], "slope": [], "rms": [], "train_loss": []}
+    for step in range(t_max + 1):
+        pre = x @ w1
+        hid = np.tanh(pre)
+        r = hid @ w2 - y
+        if step in wanted:
+            pre_test = x_test @ w1
+            part = (np.tanh(pre_test) - pre_test) @ w2
+            out["steps"].append(step)
+            out["nonlinear"].append(float((part**2).sum(axis=1).mean() / config.d_out))
+            out["slope"].append(float((1 - hid**2).mean()))
+            out["rms"].append(float(np.sqrt((pre**2).mean())))
+            out["train_loss"].append(float((r**2).sum(axis=1).mean() / config.d_out))
+        if step == t_max:
+            break
+        g_out = scale * r
+        g_hid = (g_out @ w2.T) * (1 - hid**2)
+        w1, w2 = w1 - eta * (x.T @ g_hid + gamma * w1), w2 - eta * (hid.T @ g_out + gamma * w2)
+    return {k: np.asarray(v) for k, v in out.items()}

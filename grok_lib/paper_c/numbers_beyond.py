@@ -86,13 +86,14 @@ def label_noise_table(histories: Sequence[History]) -> list[dict]:
 
 
 def tuned_noise_table(histories: Sequence[History]) -> list[dict]:
-    """Per seed at σ_n = σ*: both crossings, their gap over t_test, and the final L_gen against ε/4 (C.noise.tuned)."""
+    """Per run at a tuned σ_n (by λ, then seed): both crossings, their gap over t_test, and the final L_gen against
+    ε/4 (C.noise.tuned's draws at λ = 0.3, and the rebuttal's σ* at λ = 0.5 beside them)."""
     rows = []
-    for h in sorted(histories, key=lambda h: h.cfg.data_seed):
+    for h in sorted(histories, key=lambda h: (h.cfg.lam, h.cfg.data_seed)):
         row = measure.crossing(h)
         gap = (abs(row["t_train"] - row["t_test"]) / row["t_test"]
                if row["t_train"] is not None and row["t_test"] is not None else math.nan)
-        rows.append({"seed": h.cfg.data_seed, "σ_n": float(f"{h.cfg.label_noise:.3g}"),
+        rows.append({"λ": h.cfg.lam, "seed": h.cfg.data_seed, "σ_n": float(f"{h.cfg.label_noise:.3g}"),
                      "t_train": as_int(row["t_train"]), "t_test": as_int(row["t_test"]), "gap / t_test": round(gap, 3),
                      "final L_gen": float(f"{h.final('gen_loss'):.4g}"), "ε/4": h.cfg.eps / 4})
     return rows

@@ -1,7 +1,7 @@
 """The numbers each Part C page's prose quotes (``<page>_reading``, glued into the text), computed from the
 figures' tables (:mod:`grok_lib.paper_c.key_numbers`, :mod:`grok_lib.paper_c.numbers_beyond`), the measurements
 (:mod:`grok_lib.paper_c.measure`) and the claims' results and checks; and the weight-decay page's table of each
-seed's ratios and verdict (:func:`weight_decay_seed_table`), which reads C.wd.limits's grading."""
+seed's ratios (:func:`weight_decay_seed_table`), the weight-decay claims' draws."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from typing import Mapping, Sequence
 from ..history import History
 from ..tables import typeset
 from . import checks, checks_wd_dout, measure, theory, thresholds
+from .claims import REGISTRY
 from .key_numbers import agreement_table, grading_table, loss_curves_table
 from .numbers_beyond import net_rows, tuned_noise_table, two_layer_clock
 
@@ -27,13 +28,13 @@ def _percent(row: dict, key: str) -> float:
 
 def loss_curves_reading(histories: Sequence[History], results: Sequence) -> dict[str, str]:
     """The measured numbers the loss-curve page's prose quotes (glued), from its tables and its claims' results
-    (C.dyn.exact, C.dyn.mp, C.acc.law first, in that order)."""
+    (C.dyn.exact, C.dyn.mp, C.acc.law, C.plateau.level, C.plateau.no_test_crossing, in that order)."""
     curves, agreement, graded = loss_curves_table(histories), agreement_table(histories), grading_table(histories)
     deep_key = f"sim/exact to {thresholds.LOSS_FLOOR:g}"
     worst_mp = max(graded, key=lambda r: _percent(r, "MP/isotropic"))
     worst_z = max(graded, key=lambda r: max(r["acc. law max z (train)"], r["acc. law max z (test)"]))
     worst_abs = max(graded, key=lambda r: r["acc. law max |Δ| (train)"])
-    comparisons = sum(2 * len(h.steps) for h in histories)
+    comparisons = checks.accuracy_law_comparisons(histories)
     near_one = min(agreement, key=lambda r: abs(r["λ"] - 1))
     grokked = [r for r in curves if r["Δt sim"] == r["Δt sim"]]  # NaN: the test accuracy never crossed
     slowest = max(grokked, key=lambda r: r["Δt sim"]) if grokked else curves[0]
@@ -44,27 +45,40 @@ def loss_curves_reading(histories: Sequence[History], results: Sequence) -> dict
             t, th = row[f"t_{w}"], row.get(f"theory_t_{w}")
             if t is not None and th is not None and math.isfinite(th) and th > 0:
                 offsets.append(abs(t / th - 1))
+    dyn, mp = REGISTRY["C.dyn.exact"], REGISTRY["C.dyn.mp"]
+    levels = dyn.choices[0].grid
+    dyn_by_level = [max(checks.dynamics_error(h, lvl) for h in histories) for lvl in levels]
+    mp_by_level = [max(checks.mp_error(h, lvl) for h in histories) for lvl in levels]
     return {
         "dyn_sim_vs_exact": _listed([f"{r['sim/exact in window']} at λ = {r['λ']:g}" for r in graded]),
         "dyn_deep": _listed([f"{r[deep_key]} at λ = {r['λ']:g}" for r in graded]),
         "dyn_floor": f"$10^{{{round(math.log10(thresholds.LOSS_FLOOR))}}}$",
         "dyn_crossing_max": f"{max(offsets, default=math.nan):.1%}",
-        "dyn_verdict": results[0].verdict,
+        "dyn_verdict": results[0].word,
+        "dyn_levels": _listed([f"{x:.2%} (ℓ = {lvl:g})" for x, lvl in zip(dyn_by_level, levels)]),
+        "dyn_bars": typeset(dyn.threshold),
         "dyn_mp_iso": _listed([f"{r['MP/isotropic']} at λ = {r['λ']:g}" for r in graded]),
         "dyn_mp_one": _listed([f"{r['MP/this D₀']} at λ = {r['λ']:g}" for r in graded]),
         "dyn_mp_worst_lam": f"{worst_mp['λ']:g}",
         "dyn_mp_worst": worst_mp["MP/isotropic"],
-        "dyn_mp_ok": f"{thresholds.MP_OK:.0%}",
-        "dyn_mp_verdict": results[1].verdict,
-        "grading_edge": f"{thresholds.EDGE:.0%}",
-        "acc_level": f"{thresholds.ACC_LEVEL:.0%}",
+        "dyn_mp_levels": _listed([f"{x:.1%} (ℓ = {lvl:g})" for x, lvl in zip(mp_by_level, levels)]),
+        "dyn_mp_bars": typeset(mp.threshold),
+        "dyn_mp_verdict": results[1].word,
+        "window_levels": typeset(dyn.grid),
+        "acc_level": f"{thresholds.ACC_LEVEL:g}",
+        "acc_levels": ", ".join(f"{x:g}" for x in thresholds.ACC_LEVELS),
         "acc_max_z": f"{max(worst_z['acc. law max z (train)'], worst_z['acc. law max z (test)']):.2f}",
         "acc_max_z_lam": f"{worst_z['λ']:g}",
-        "acc_bound": f"{checks.accuracy_law_bound(comparisons):.2f}",
+        "acc_bound": f"{checks.accuracy_law_bound(comparisons, thresholds.ACC_LEVEL):.2f}",
+        "acc_bounds": _listed([f"{checks.accuracy_law_bound(comparisons, lvl):.2f} (at {lvl:g})"
+                               for lvl in thresholds.ACC_LEVELS]),
         "acc_comparisons": f"{comparisons}",
         "acc_max_abs": f"{worst_abs['acc. law max |Δ| (train)']:.3f}",
         "acc_max_abs_n": f"{worst_abs['N_tr']}",
-        "acc_verdict": results[2].verdict,
+        "acc_verdict": results[2].word,
+        "plateau_verdict": results[3].word,
+        "plateau_never_verdict": results[4].word,
+        "dyn_regime": typeset(results[0].regime.text()) if results[0].regime else "not measured",
         "dyn_slowest_lam": f"{slowest['λ']:g}",
         "dyn_slowest_train": f"{slowest['t_train']}",
         "dyn_slowest_test": f"{slowest['t_test']}",
@@ -76,25 +90,34 @@ def loss_curves_reading(histories: Sequence[History], results: Sequence) -> dict
 
 # --- weight decay --------------------------------------------------------------------------------------
 def weight_decay_seed_table(shown: Sequence[History], further: Sequence[History] = ()) -> list[dict]:
-    """Per seed (C.wd.limits over seeds): the small-γ runs' lowest and highest ratio to the formula with the
-    teacher's norm, which loss and run each is, their spread and the seed's own verdict (``shown``: the chapter's
-    own runs, the book's seed; ``further``: its claim-only runs at further seeds)."""
+    """Per seed (the weight-decay claims' draws): the small-γ runs' lowest and highest ratio of L_tr and of L_gen to
+    the formula with the teacher's norm, and which run each lowest is (``shown``: the chapter's own runs, the book's
+    seed; ``further``: its claim-only runs at further seeds)."""
     rows = []
     for seed, ratios in checks_wd_dout.weight_decay_seed_ratios([*shown, *further]).items():
-        lo, hi = min(ratios, key=lambda x: x[1]), max(ratios, key=lambda x: x[1])
-        rows.append({"seed": seed, "small-γ runs": len(ratios) // 2, "lowest ratio": round(lo[1], 3), "lowest at": lo[0],
-                     "highest ratio": round(hi[1], 3), "highest at": hi[0], "max/min": round(hi[1] / lo[1], 3),
-                     "verdict": checks_wd_dout.grade_weight_decay([r for _, r in ratios])})
+        row = {"seed": seed, "small-γ runs": len(ratios) // 2}
+        for loss in ("L_tr", "L_gen"):
+            mine = [(name, r) for name, r in ratios if name.startswith(loss + " ")]
+            lo, hi = min(mine, key=lambda x: x[1]), max(mine, key=lambda x: x[1])
+            row |= {f"lowest {loss} ratio": round(lo[1], 3), f"lowest {loss} at": lo[0].split(" ", 1)[1],
+                    f"highest {loss} ratio": round(hi[1], 3)}
+        rows.append(row)
     return rows
 
 
-def weight_decay_reading(shown: Sequence[History], further: Sequence[History], result) -> dict[str, str]:
-    """The measured numbers the weight-decay page's prose quotes (glued): the book's seed's small-γ runs' ratios
-    to the paper's number, to the formula with the teacher's norm and to the MP plateau without the small-γ
-    expansion, the realised d_out ||T||^2, the band C.wd.limits is judged by with its margin, and per seed the
-    lowest and highest ratio and the seed's verdict (``shown``: the chapter's own runs, the book's seed;
-    ``further``: its claim-only runs at further seeds)."""
-    histories = [*shown, *further]
+def _place(r: float, claim) -> str:
+    """Where a ratio lies against a claim's grid of nested bands (the book's, a narrower and a wider one)."""
+    inside = sum(b.holds(r) for b in claim.all_bars())
+    return {3: "inside every band of the grid", 2: "inside the book's band but outside the narrower one",
+            1: "outside the book's band, inside only the wider one"}.get(inside, "outside every band of the grid")
+
+
+def weight_decay_reading(shown: Sequence[History], further: Sequence[History], results) -> dict[str, str]:
+    """The measured numbers the weight-decay page's prose quotes (glued): the book's seed's small-γ runs' ratios to
+    the paper's number, to the formula with the teacher's norm and to the MP plateau without the small-γ expansion,
+    the realised d_out ||T||^2, the bands the claims are graded by, and over the seeds the lowest ratio of each loss
+    and where it lies (``shown``: the chapter's own runs, the book's seed; ``further``: its claim-only runs;
+    ``results``: C.wd.train_limit's and C.wd.gen_limit's)."""
     seeds = weight_decay_seed_table(shown, further)
     book_seed = checks_wd_dout.shown_seed(shown)
     small = [h for h in shown if measure.wd_small(h)]
@@ -110,32 +133,22 @@ def weight_decay_reading(shown: Sequence[History], further: Sequence[History], r
     def span(xs: Sequence[float]) -> str:
         return f"{min(xs):.3f}–{max(xs):.3f}" if xs else "none"
 
-    lo, hi = thresholds.WD_BAND
-    return {"wd_paper_ratios": span(ratios["paper"]), "wd_our_ratios": span(ratios["ours"]),
-            "wd_exact_ratios": span(ratios["exact"]), "wd_runs": f"{len(small)}",
-            "wd_teacher": span([h.cfg.d_out * h.meta["teacher_sq"] for h in small]),
-            "wd_band": f"[{lo:g}, {hi:g}]", "wd_clear": f"[{lo * (1 + thresholds.EDGE):.3g}, {hi * (1 - thresholds.EDGE):.3g}]",
-            "wd_lowest": f"{min(ratios['ours'], default=math.nan):.3f}", "wd_verdict": result.verdict,
-            "wd_small": f"{thresholds.WD_SMALL:g}", "wd_seeds": f"{len(seeds)}",
-            "wd_other_seeds": ", ".join(str(r["seed"]) for r in seeds if r["seed"] != book_seed) or "none",
-            "wd_seed_lowest": ", ".join(f"{r['lowest ratio']:.3f} (seed {r['seed']})" for r in seeds) or "none",
-            "wd_seed_highest": ", ".join(f"{r['highest ratio']:.3f} (seed {r['seed']})" for r in seeds) or "none",
-            "wd_seed_verdicts": ", ".join(f"{r['verdict']} (seed {r['seed']})" for r in seeds) or "none",
-            **_lowest_over_seeds(histories)}
-
-
-def _lowest_over_seeds(histories: Sequence[History]) -> dict[str, str]:
-    """The lowest ratio to the formula with the teacher's norm over every seed's small-γ runs (glued): its value,
-    its loss, run and seed, and where it lies against C.wd.limits's band and margin."""
-    found = [(r, label, seed) for seed, ratios in checks_wd_dout.weight_decay_seed_ratios(histories).items()
-             for label, r in ratios]
-    if not found:
-        return {"wd_lowest_all": "none", "wd_lowest_all_at": "none", "wd_lowest_all_place": "none"}
-    r, label, seed = min(found)
-    lo = thresholds.WD_BAND[0]
-    place = ("below the band's lower end" if r < lo else "inside the band but within its margin"
-             if r < lo * (1 + thresholds.EDGE) else "clear of the margin")
-    return {"wd_lowest_all": f"{r:.3f}", "wd_lowest_all_at": typeset(f"{label}, seed {seed}"), "wd_lowest_all_place": place}
+    train, gen = results
+    out = {"wd_paper_ratios": span(ratios["paper"]), "wd_our_ratios": span(ratios["ours"]),
+           "wd_exact_ratios": span(ratios["exact"]), "wd_runs": f"{len(small)}",
+           "wd_teacher": span([h.cfg.d_out * h.meta["teacher_sq"] for h in small]),
+           "wd_bands": typeset(train.claim.threshold), "wd_small": f"{thresholds.WD_SMALL:g}",
+           "wd_train_verdict": train.word, "wd_gen_verdict": gen.word, "wd_seeds": f"{len(seeds)}",
+           "wd_regime": typeset(train.regime.text()) if train.regime else "not measured",
+           "wd_other_seeds": ", ".join(str(r["seed"]) for r in seeds if r["seed"] != book_seed) or "none"}
+    for loss, claim in (("L_tr", train.claim), ("L_gen", gen.claim)):
+        key = "train" if loss == "L_tr" else "gen"
+        out[f"wd_{key}_lowest"] = ", ".join(f"{r[f'lowest {loss} ratio']:.3f} (seed {r['seed']})" for r in seeds) or "none"
+        low = min(seeds, key=lambda r: r[f"lowest {loss} ratio"]) if seeds else None
+        out[f"wd_{key}_lowest_all"] = f"{low[f'lowest {loss} ratio']:.3f}" if low else "none"
+        out[f"wd_{key}_lowest_all_at"] = typeset(f"{low[f'lowest {loss} at']}, seed {low['seed']}") if low else "none"
+        out[f"wd_{key}_lowest_all_place"] = _place(low[f"lowest {loss} ratio"], claim) if low else "none"
+    return out
 
 
 # --- Δt vs d_out --------------------------------------------------------------------------------------
@@ -199,8 +212,10 @@ def nets_paper_reading(default: Mapping[str, Sequence[History]], paper: Mapping[
     rows = net_rows(paper)
     two, tanh = rows["two_layer"], rows["tanh"]
     scale_down_tanh = net_rows(default)["tanh"]
-    verdict = {r.claim.id: r.verdict for r in paper_results}
-    default_verdict = {r.claim.id: r.verdict for r in default_results}
+    verdict = {r.claim.id: r.word for r in paper_results}
+    default_verdict = {r.claim.id: r.word for r in default_results}
+    regime = {r.claim.id: r.regime for r in paper_results}
+    default_regime = {r.claim.id: r.regime for r in default_results}
     groks, groked_before = math.isfinite(tanh["t_test"]), math.isfinite(scale_down_tanh["t_test"])
     ratios = [tanh[f"t_{w}"] / two[f"t_{w}"] for w in ("train", "test")
               if math.isfinite(tanh[f"t_{w}"]) and math.isfinite(two[f"t_{w}"])]
@@ -209,6 +224,12 @@ def nets_paper_reading(default: Mapping[str, Sequence[History]], paper: Mapping[
             "nets_paper_tanh_verdict": f"**{verdict['C.nets.tanh']}**",
             "nets_paper_two_layer_default": default_verdict["C.nets.two_layer"],
             "nets_paper_tanh_default": default_verdict["C.nets.tanh"],
+            "nets_tanh_regime": typeset(default_regime["C.nets.tanh"].measured),
+            "nets_tanh_regime_bar": typeset(default_regime["C.nets.tanh"].requirement),
+            "nets_tanh_in_regime": "inside" if default_regime["C.nets.tanh"].ok else "outside",
+            "nets_paper_tanh_regime": typeset(regime["C.nets.tanh"].measured),
+            "nets_paper_tanh_regime_bar": typeset(regime["C.nets.tanh"].requirement),
+            "nets_paper_tanh_in_regime": "inside" if regime["C.nets.tanh"].ok else "outside",
             "nets_paper_two_layer_train": _crossing_clause(two, "train"),
             "nets_paper_two_layer_test": _crossing_clause(two, "test"),
             "nets_paper_tanh_train": _crossing_clause(tanh, "train"),
@@ -228,14 +249,21 @@ def nets_paper_reading(default: Mapping[str, Sequence[History]], paper: Mapping[
 
 
 # --- label noise --------------------------------------------------------------------------------------
-def tuned_noise_reading(histories: Sequence[History], result) -> dict[str, str]:
-    """The numbers the label-noise page quotes about C.noise.tuned over seeds (glued)."""
-    rows = tuned_noise_table(histories)
-    crossed = [r for r in rows if r["gap / t_test"] == r["gap / t_test"]]
-    never = [str(r["seed"]) for r in rows if r["gap / t_test"] != r["gap / t_test"]]
-    return {"tuned_seeds": f"{len(rows)}", "tuned_verdict": result.verdict,
-            "tuned_gaps": (f"{min(r['gap / t_test'] for r in crossed):.2f}–{max(r['gap / t_test'] for r in crossed):.2f}"
-                           if crossed else "none"),
-            "tuned_never": ", ".join(never) or "none",
-            "tuned_final_gen": f"{min(r['final L_gen'] for r in rows):.3g}–{max(r['final L_gen'] for r in rows):.3g}",
-            "tuned_ok": f"{thresholds.TUNED_OK:g}", "tuned_partly": f"{thresholds.TUNED_PARTLY:g}"}
+def tuned_noise_reading(full: Sequence[History], rebuttal: Sequence[History], result) -> dict[str, str]:
+    """The numbers the label-noise page quotes about C.noise.tuned (glued): the gaps of the runs at σ* of the full
+    noise theory over the seeds (graded) and of the runs at the rebuttal's σ* (``rebuttal``; reported)."""
+    graded, shown = tuned_noise_table(full), tuned_noise_table(rebuttal)
+
+    def gaps(rows) -> str:
+        crossed = [r["gap / t_test"] for r in rows if r["gap / t_test"] == r["gap / t_test"]]
+        return f"{min(crossed):.3f}–{max(crossed):.3f}" if crossed else "none"
+
+    return {"tuned_seeds": f"{len(graded)}", "tuned_verdict": result.word, "tuned_gaps": gaps(graded),
+            "tuned_lam": f"{full[0].cfg.lam:g}" if full else "none",
+            "tuned_bars": typeset(result.claim.threshold),
+            "tuned_regime": typeset(result.regime.text()) if result.regime else "not measured",
+            "rebuttal_seeds": f"{len(shown)}", "rebuttal_gaps": gaps(shown),
+            "rebuttal_lam": f"{rebuttal[0].cfg.lam:g}" if rebuttal else "none",
+            "rebuttal_never": ", ".join(str(r["seed"]) for r in shown if r["gap / t_test"] != r["gap / t_test"]) or "none",
+            "rebuttal_final_gen": (f"{min(r['final L_gen'] for r in shown):.3g}–{max(r['final L_gen'] for r in shown):.3g}"
+                                   if shown else "none")}

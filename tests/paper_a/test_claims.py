@@ -12,8 +12,8 @@ from grok_lib.paper_a.config import profile_config, weight_decay_sweep
 from grok_lib.runs import run_all
 
 #: The verdicts the book records for the default profile (book/claims/paper_a/*.json, written by the notebooks;
-#: the measured numbers are in each record): the one place a verdict is kept. The MLP claims are judged over
-#: seeds 0-2 (the book's runs and the recorded seeds 1 and 2: checks.across_seeds).
+#: the measured numbers are in each record): the one place a verdict is kept. The MLP claims are graded on seeds 0-2
+#: at once (the book's runs and the recorded seeds 1 and 2: each evaluator takes one sweep per seed).
 RECORDED = {r["id"]: r["verdict"] for r in claims.load_records() if r["paper"] == "A"}
 
 EVALUATORS = (checks_a.evaluate_fig1, checks_a.evaluate_fig2, checks_a.evaluate_fig3, checks_a.evaluate_gradients,
@@ -25,7 +25,7 @@ REGISTRY = claims_a.REGISTRY
 def test_default_profile_verdicts():
     histories = run_all(weight_decay_sweep(profile_config("default")), progress=False)
     seeds = [histories, *chapter_runs.seed_sweeps()[1:]]
-    got = {r.claim.id: r.verdict for evaluate in EVALUATORS for r in checks_a.across_seeds(evaluate, seeds)}
+    got = {r.claim.id: r.verdict for evaluate in EVALUATORS for r in evaluate(seeds)}
     linear = run_all(deep_linear_sweep("default"), progress=False)
     got |= {r.claim.id: r.verdict for r in checks_linear.evaluate_deep_linear(linear)}
     robust = {r.claim.id: r.verdict for r in envelope_verdicts.across_arithmetic(
@@ -40,7 +40,10 @@ def test_committed_records_cover_the_registry():
     assert sorted(r["id"] for r in records) == sorted(REGISTRY)
     for r in records:
         assert r["verdict"] in claims.VERDICTS and r["measured"]
-        assert r["statement"] == REGISTRY[r["id"]].statement
+        c = REGISTRY[r["id"]]
+        assert (r["statement"], r["kind"], r["basis"], r["threshold"], r["grid"]) == (c.statement, c.kind, c.basis,
+                                                                                    c.threshold, c.grid)
+        assert r["grading"] == c.grading()  # recorded under the grading the registry declares now
 
 
 #: The settings at which Paper A's MLP claims are also recorded (from recorded runs).
@@ -53,14 +56,14 @@ def test_mlp_claims_are_recorded_at_every_setting():
         records = [r for r in claims.load_records(setting=setting) if r["paper"] == "A"]  # B, C: theirs at "paper"
         assert sorted(r["id"] for r in records) == mlp, setting
         assert all(r["setting"] == setting and r["verdict"] in claims.VERDICTS for r in records)
-    seeds = claims.load_records(setting="seeds")
-    assert all("seed 0 (" in r["measured"] and "seed 2 (" in r["measured"] for r in seeds)
+    seeds = [r for r in claims.load_records(setting="seeds") if r["paper"] == "A"]
+    assert all({d["seed"] for d in r["draws"]} == {0, 1, 2} for r in seeds)  # every seed is a draw of the one grade
 
 
 def test_settings_table_has_a_column_per_setting(tmp_path):
     c = REGISTRY["A.fig1.wd_order"]
     claims.save_records([claims.Result(c, "3 > 2 > 1", "reproduced")], "nb", tmp_path)
-    claims.save_records([claims.Result(c, "2 > 3 > 1", "partly")], "nb", tmp_path, setting="paper")
+    claims.save_records([claims.Result(c, "2 > 3 > 1", "inconclusive")], "nb", tmp_path, setting="paper")
     rows = claims.load_records(tmp_path, setting=None)
     assert [r["setting"] for r in rows] == ["default", "paper"]
     assert [r["setting"] for r in claims.load_records(tmp_path)] == ["default"]
@@ -68,7 +71,7 @@ def test_settings_table_has_a_column_per_setting(tmp_path):
     assert table.splitlines()[0] == "| claim | D | P | S |"
     assert table.splitlines()[2] == ("| `A.fig1.wd_order` ([nb](nb.ipynb)) | "
                                      '<span class="verdict verdict-reproduced">✓ reproduced</span>: 3 > 2 > 1 | '
-                                     '<span class="verdict verdict-partly">◐ partly</span>: 2 > 3 > 1 | — |')
+                                     '<span class="verdict verdict-inconclusive">? inconclusive</span>: 2 > 3 > 1 | — |')
 
 
 def test_only_the_records_layout_is_read_and_a_stray_file_there_is_named(tmp_path):
@@ -116,6 +119,26 @@ def test_claim_texts_are_typeset_on_the_page_but_kept_as_measured():
     # ranges take an en dash; a minus sign inside an exponent or a date does not
     assert typeset("about 4k-8.5k epochs, 10-12, 0.6-1.0") == "about 4k–8.5k epochs, 10–12, 0.6–1.0"
     assert typeset("factor L s^(2-2/L) on 2026-12-01") == r"factor $L\,s^{2-2/L}$ on 2026-12-01"
-    row = {"id": "A.x", "statement": "s", "measured": "lambda=1", "tolerance": "<= 1", "verdict": "partly",
-           "source": "nb"}
+    row = claims.record(claims.Result(REGISTRY["A.fig1.wd_order"], "lambda=1", "inconclusive"), "nb") | {"threshold": "<= 1"}
     assert "λ=1" in claims.markdown_table([row]) and "≤ 1" in claims.markdown_table([row])
+
+
+def test_the_chapters_declare_exactly_the_registry():
+    """Each claim of Paper A is declared by exactly one chapter, and every chapter's claims are in the registry."""
+    from grok_lib.paper_a.chapters import CHAPTERS
+
+    declared = [cid for chapter in CHAPTERS for cid in chapter.claims]
+    assert sorted(declared) == sorted(REGISTRY) and len(declared) == len(set(declared))
+
+
+def test_every_claim_declares_its_kind_basis_and_grading():
+    from grok_lib.grading import BASES, KINDS
+
+    for c in REGISTRY.values():
+        assert c.paper == "A" and c.kind in KINDS and c.basis in BASES and c.quote and c.where, c.id
+        assert c.quantity and c.threshold, c.id
+        for choice in c.choices:
+            assert choice.central in choice.grid and len(choice.grid) > 1, (c.id, choice.name)
+    # the premises the paper relies on are counted apart from its claims
+    assert {c.id for c in REGISTRY.values() if c.kind == "premise"} == {
+        "A.relu.frozen_patterns", "A.dln.margin_linear", "A.dln.slow_poly"}

@@ -212,3 +212,43 @@ def test_run_all_trains_in_worker_processes_with_the_same_numbers(tmp_path):
         assert h.meta["energy_min"] == again.meta["energy_min"]
     with pytest.raises(ConfigError, match="workers must be a positive integer"):
         run_all(configs, RunStore(tmp_path), progress=False, workers=0)
+
+
+# --- the chapter's regime: GD follows the gradient flow of the theory (lr x sharpness < 2) -----------------------
+def test_sharpness_is_the_top_eigenvalue_of_the_objectives_hessian():
+    from grok_lib.paper_a.dln.clocks import sharpness
+    from grok_lib.paper_a.dln.train import init_factors, make_task
+
+    config = dataclasses.replace(CI, depth=2, weight_decay=1e-2)  # 88 parameters: the Lanczos path
+    x, y = (torch.from_numpy(v) for v in make_task(config))
+    shapes = [w.shape for w in init_factors(config)]
+    sizes = [math.prod(s) for s in shapes]
+
+    def objective(flat):
+        w1, w2 = (p.reshape(s) for p, s in zip(torch.split(flat, sizes), shapes))
+        f = torch.nn.functional.cross_entropy(x @ (w2 @ w1).T, y)
+        return f + config.weight_decay / config.depth * (flat**2).sum()
+
+    point = torch.cat([torch.from_numpy(w).reshape(-1) for w in init_factors(config)])
+    hessian = torch.autograd.functional.hessian(objective, point).numpy()
+    assert sharpness(config) == pytest.approx(np.linalg.eigvalsh(hessian)[-1], rel=1e-8)
+    small = dataclasses.replace(CI, depth=1, d_in=2, n_classes=2)  # 4 parameters: the whole Hessian
+    assert sharpness(small) > 0
+
+
+def test_the_regime_is_measured_on_every_gd_run(tmp_path):
+    from grok_lib.paper_a.dln import checks
+    from grok_lib.paper_a.dln.clocks import sharpness
+
+    runs = [dl_train.train_deep_linear(c, progress=False) for c in dl_config.sweep("ci", depths=(2,), steps=50)]
+    regime = checks.regime(runs)
+    gd = [h for h in runs if h.cfg.optimizer == "gd"]
+    assert regime.ok and f"over the {len(gd)} GD runs" in regime.measured
+    assert all(h.cfg.lr * sharpness(h.cfg) < 2 for h in gd)
+    results = checks.evaluate_deep_linear(runs)
+    assert all(r.regime is not None and r.regime.ok for r in results)
+    assert all(r.verdict != "not tested faithfully" for r in results if r.claim.id != "A.dln.fast_log")
+    # the same runs, read as if GD had taken steps 100 times larger: outside the regime, whatever they measure
+    steep = [dataclasses.replace(h, config=h.config | {"lr": h.cfg.lr * 100}) for h in runs]
+    assert not checks.regime(steep).ok
+    assert {r.verdict for r in checks.evaluate_deep_linear(steep)} == {"not tested faithfully"}

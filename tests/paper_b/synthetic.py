@@ -31,16 +31,17 @@ def crossing(start, end, level, kernel_acc=0.55):
     return start + (level - kernel_acc) / (1 - kernel_acc) * (end - start)
 
 
-def regression(alpha=10.0, lam=1e-3, lr=0.4, drop_at=1.5, steps=20000, d=8):
-    """A matrix-completion-like history: test MSE 0.1 until clock ``drop_at``, then exponential decay."""
-    s = np.arange(0, steps + 1, 50)
+def regression(alpha=10.0, lam=1e-3, lr=0.4, drop_at=1.5, steps=20000, d=8, every=50):
+    """A matrix-completion-like history: test MSE 0.1 until clock ``drop_at``, then exponential decay (recorded every
+    ``every`` steps)."""
+    s = np.arange(0, steps + 1, every)
     t = s * lr
     x = lam * t / math.log(alpha)
     test = 0.1 * np.exp(-np.clip(x - drop_at, 0, None) * 3)
     metrics = {"t": t, "test_mse": test, "train_mse": 0.1 * np.exp(-t), "far_rms": np.where(x < drop_at, 1e-6, 0.1),
                "nuclear": 60 - 30 * (test < 0.05), "stable_rank": np.where(test < 0.05, 1.0, 6.0),
                "norm": alpha * np.exp(-lam * t)}
-    config = {"alpha": alpha, "weight_decay": lam, "lr": lr, "steps": steps, "d": d}
+    config = {"alpha": alpha, "weight_decay": lam, "lr": lr, "steps": steps, "d": d, "data_seed": 0}
     return History(steps=s, metrics=metrics, config=config, meta={"zero_test_mse": 0.105, "target_nuclear": 30.0})
 
 

@@ -1,5 +1,6 @@
-"""Part B's claim-only runs: more data seeds and alphas that one claim reads, planned beside the notebooks' runs,
-trained up front with them, and never read by a figure (so no figure's numbers move)."""
+"""Part B's claim-only runs: more data seeds that one claim reads, and the modular-addition claims' in-regime runs,
+planned beside the notebooks' runs, trained up front with them, and never read by a figure (so no figure's numbers
+move)."""
 
 import math
 
@@ -15,7 +16,7 @@ def _keys(configs):
     return {repr(sorted(c.to_dict().items())) for c in configs}
 
 
-def test_claim_configs_are_the_focus_run_at_more_seeds_and_the_clock_alphas():
+def test_claim_configs_are_the_focus_run_at_more_seeds_and_the_in_regime_sweeps():
     sparse = _chapter("sparse_classification").runs("default")
     seeds = _chapter("sparse_classification").claim_runs(sparse)
     focus = chapter_runs._focus_config(sparse)
@@ -25,10 +26,16 @@ def test_claim_configs_are_the_focus_run_at_more_seeds_and_the_clock_alphas():
 
     modadd = _chapter("modular_addition").runs("default")
     extra = _chapter("modular_addition").claim_runs(modadd)
-    n_seeds = len(config.seeds_of("modadd", "default"))
-    assert len(extra) == n_seeds * len(config.CLOCK_ALPHAS)
-    assert {c.alpha for c in extra} == set(config.CLOCK_ALPHAS)
-    assert {c.weight_decay for c in extra} == {modadd["alpha"][0].weight_decay}  # the alpha sweep's lambda
+    seeds = config.seeds_of("modadd", "default")
+    lam, alpha = modadd["alpha"][0].weight_decay, modadd["weight_decay"][0].alpha
+    lams = sorted({c.weight_decay for c in modadd["weight_decay"]})
+    per_seed = len(config.STABLE_ALPHAS) + len(lams) - 1  # the run both sweeps share, once
+    assert len(extra) == len(seeds) * per_seed and all(isinstance(c, config.StableModAddConfig) for c in extra)
+    assert {c.alpha for c in extra if c.weight_decay == lam} == set(config.STABLE_ALPHAS)
+    assert sorted({c.weight_decay for c in extra if c.alpha == alpha}) == lams
+    assert all(c.stop_lambda_t == config.STABLE_STOP and c.stable_c == config.STABLE_C for c in extra)
+    base = modadd["alpha"][0]
+    assert all((c.p, c.width, c.train_frac, c.lr) == (base.p, base.width, base.train_frac, base.lr) for c in extra)
     assert _chapter("matrix_completion").claim_runs([]) == []
 
 
@@ -45,10 +52,11 @@ def test_claim_runs_are_trained_up_front_and_read_by_no_figure():
         assert not extra & figure_runs  # a figure's numbers never read them
 
 
-def test_a_rerun_that_already_has_a_clock_alpha_gets_no_duplicate():
-    configs = chapter_runs.modadd_configs("ci", alphas=[1.0, 10.0, config.CLOCK_ALPHAS[0]])
+def test_the_in_regime_runs_follow_a_reruns_seeds_and_lambdas():
+    configs = chapter_runs.modadd_configs("ci", weight_decays=[2e-3, 5e-3], seeds=[4])
     extra = _chapter("modular_addition").claim_runs(configs)
-    assert config.CLOCK_ALPHAS[0] not in {c.alpha for c in extra}
+    assert {c.data_seed for c in extra} == {4} and 5e-3 in {c.weight_decay for c in extra}
+    assert len(extra) == len(set(extra))
 
 
 def test_a_rerun_focuses_on_the_alpha_sweeps_run_nearest_the_lambda_sweeps_alpha():

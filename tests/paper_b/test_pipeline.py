@@ -46,7 +46,8 @@ def test_setup_plans_the_notebooks_configs_and_book_configs_covers_them(runs):
         assert [h.cfg for h in run.claim_histories] == chapter.claim_runs(planned)
     assert len(book) == len(set(map(repr, book)))
     assert {kinds.kind_of(c).name.split("+")[0] for c in book} == {
-        "paper_b.sparse", "paper_b.misgrokking", "paper_b.matrix_completion", "paper_b.modadd", "paper_b.init_scale"}
+        "paper_b.sparse", "paper_b.misgrokking", "paper_b.matrix_completion", "paper_b.modadd", "paper_b.modadd_stable",
+        "paper_b.init_scale"}
 
 
 def test_every_figure_has_numbers_a_notebook_and_a_regression_entry(runs):
@@ -82,6 +83,8 @@ def test_claims_evaluate_on_short_runs(runs):
                + checks.evaluate_bridge(runs["init_scale_adamw"].histories))
     assert [r.claim.id for r in results] == list(claims.REGISTRY)
     assert all(isinstance(r, Result) and r.verdict in VERDICTS and r.measured for r in results)
+    fixed = checks.evaluate_modadd_fixed(runs["modular_addition"].groups)  # the figure runs, at their fixed step
+    assert [r.claim.id for r in fixed] == [cid for cid in claims.REGISTRY if cid.startswith("B.modadd.")]
 
 
 def test_figures_draw(runs):

@@ -20,14 +20,17 @@ def test_default_profile_verdicts():
     curves, times = chapter_runs.loss_curves().histories, chapter_runs.grok_time().histories
     noise_run, nets = chapter_runs.label_noise(), chapter_runs.nets().groups
     noise, wd = noise_run.groups, chapter_runs.weight_decay()
-    (two_layer,), (tanh,), (full,) = nets["two_layer"], nets["tanh"], noise["full"]
-    tuned = CKN.tuned_noise_runs(noise["fractions"], noise_run.claim_histories)
+    (two_layer,), (tanh,) = nets["two_layer"], nets["tanh"]
+    every = [*noise_run.histories, *noise_run.claim_histories]
+    tuned = CKN.full_noise_runs(noise["full"], noise_run.claim_histories)
+    rebuttal = CKN.tuned_noise_runs(noise["fractions"], noise_run.claim_histories)
     results = [CK.evaluate_dynamics(curves), CK.evaluate_mp(curves), CK.evaluate_accuracy_law(curves),
-               CK.evaluate_plateau(curves), CK.evaluate_formula(times),
-               CK.evaluate_divergence(times), CKW.evaluate_weight_decay(wd.histories, wd.claim_histories),
+               *CK.evaluate_plateau(curves), CK.evaluate_formula(times), CK.evaluate_divergence(times),
+               *CKW.evaluate_weight_decay(wd.histories, wd.claim_histories),
                CKW.evaluate_d_out(chapter_runs.d_out().histories), CKN.evaluate_two_layer(two_layer),
-               CKN.evaluate_tanh(tanh), CKN.evaluate_noise(noise_run.histories), CKN.evaluate_tuned_noise(tuned),
-               CKN.evaluate_tuned_noise_full(full), CKN.evaluate_data_ratio(chapter_runs.modadd_data_ratio().histories)]
+               CKN.evaluate_tanh(tanh, two_layer), *CKN.evaluate_noise(every),
+               CKN.evaluate_tuned_noise(tuned, rebuttal), CKN.evaluate_noise_theory(every),
+               *CKN.evaluate_data_ratio(chapter_runs.modadd_data_ratio().histories)]
     # as the book records them: a verdict holds only where every measured arithmetic gives it
     got = {r.claim.id: r.verdict for r in envelope_verdicts.across_arithmetic(results)}
     compared = envelope_verdicts.measured_here(RECORDED)  # in other arithmetic: the claims measured there as graded now
@@ -39,4 +42,6 @@ def test_committed_records_cover_the_registry():
     records = [r for r in claims.load_records() if r["paper"] == "C"]
     assert sorted(r["id"] for r in records) == sorted(claims_c.REGISTRY)
     for r in records:
-        assert r["statement"] == claims_c.REGISTRY[r["id"]].statement and r["verdict"] in claims.VERDICTS
+        claim = claims_c.REGISTRY[r["id"]]
+        assert r["statement"] == claim.statement and r["kind"] == claim.kind and r["verdict"] in claims.VERDICTS
+        assert r["grading"] == claim.grading()  # recorded under the claim's current grading

@@ -141,34 +141,42 @@ def test_leave_one_out_is_exact_for_the_true_shape_and_infinite_when_c_passes_th
     assert errors[0] == -math.inf and sf.rms(errors) == math.inf
 
 
-# --- claim -----------------------------------------------------------------------------------------
-def test_claim_tolerance_is_formatted_from_the_constants():
-    assert CLAIM.id == "C.modadd.data_ratio" and CLAIM.paper == "C"
-    tol = CLAIM.tolerance
-    assert f"at least {th.MIN_FRACTIONS} fractions" in tol and f"R² ≥ {th.R2_OK:g}" in tol
-    assert f"{th.LOO_MARGIN:g}x" in tol
-    assert f"{data_ratio.LEVEL:.4f}" in CLAIM.measure
+# --- claims --------------------------------------------------------------------------------------------
+def test_the_claims_are_declared_from_the_constants():
+    assert CLAIM.id == "C.modadd.data_ratio" and CLAIM.paper == "C" and CLAIM.basis == "review"
+    assert CLAIM.bar == th.R2_OK and CLAIM.bars == th.R2_GRID and "≥ 0.9" in CLAIM.threshold
+    assert f"{data_ratio.LEVEL:.4f}" in CLAIM.quantity
+    specific = REGISTRY["C.modadd.data_ratio_specific"]
+    assert specific.bar == th.LOO_RATIO and specific.bars == ()
 
 
 def test_verdicts_on_synthetic_sweeps():
-    from_formula = checks_beyond.evaluate_data_ratio(sweep(lambda f: grok_time_formula(0.4 / f, 0.02)))
-    assert from_formula.verdict == "reproduced"
-    assert "c = 0.4" in from_formula.measured
-    from_power = checks_beyond.evaluate_data_ratio(sweep(lambda f: 60 * f**-4.0))
-    assert from_power.verdict == "partly"  # the formula's shape fits, a power law predicts held-out points better
+    shape, specific = checks_beyond.evaluate_data_ratio(sweep(lambda f: grok_time_formula(0.4 / f, 0.02)))
+    assert shape.verdict == specific.verdict == "reproduced"
+    assert "c = 0.4" in shape.measured
+    # the formula's shape fits a power law's points, but the power law predicts held-out points better
+    shape, specific = checks_beyond.evaluate_data_ratio(sweep(lambda f: 60 * f**-4.0))
+    assert shape.verdict == "reproduced" and specific.verdict == "not reproduced"
+    # too few fractions grok: outside the regime, whatever the fits
     too_few = checks_beyond.evaluate_data_ratio(sweep(lambda f: 60 * f**-4.0, censored=(0.5, 0.55)))
-    assert too_few.verdict == "not reproduced" and "Only 4 fraction(s)" in too_few.measured
-    flat = checks_beyond.evaluate_data_ratio(sweep(lambda f: 300 + 40 * math.sin(40 * f)))
+    assert {r.verdict for r in too_few} == {"not tested faithfully"} and "seed 0: 4" in too_few[0].measured
+    flat, _ = checks_beyond.evaluate_data_ratio(sweep(lambda f: 300 + 40 * math.sin(40 * f)))
     assert flat.verdict == "not reproduced"
-    assert {r.verdict for r in (from_formula, from_power, too_few, flat)} <= set(VERDICTS)
+
+
+def test_the_seeds_are_graded_one_draw_each():
+    runs = sweep(lambda f: grok_time_formula(0.4 / f, 0.02), seeds=(0,)) + sweep(lambda f: 60 * f**-4.0, seeds=(1,))
+    shape, specific = checks_beyond.evaluate_data_ratio(runs)
+    assert [d.seed for d in specific.draws] == [0, 1] and specific.verdict == "inconclusive"
+    assert {r.verdict for r in (shape, specific)} <= set(VERDICTS)
 
 
 def test_the_edge_fraction_is_compared_with_every_fit():
     runs = sweep(lambda f: grok_time_formula(0.4 / f, 0.02), fractions=(0.45, 0.5, 0.55, 0.6, 0.7, 0.8, 0.9),
                  censored=(0.45,))
-    text = checks_beyond.evaluate_data_ratio(runs).measured
+    text = checks_beyond.evaluate_data_ratio(runs)[0].measured
     # judged per seed (two synthetic seeds here): each seed's text compares its censored edge with every fit
-    assert text.count("at f=0.45 (not fitted: Δt per seed >2970) the fits predict formula") == 2, text
+    assert text.count("at f=0.45 (not fitted) the fits predict formula") == 2, text
 
 
 def test_fit_table_and_numbers():

@@ -4,11 +4,11 @@
 - :mod:`.theory`      closed forms: the Schatten identity, Lemma 3.1, Prop. 4.3's drift, exact gradients
 - :mod:`.optim`       AdamW on numpy arrays
 - :mod:`.train`       the task, the trainer and the L-BFGS polish that gives E(A_*)
-- :mod:`.clocks`      the two clocks, margins, the energy gap and their fits
+- :mod:`.clocks`      the two clocks, margins, the energy gap and their fits; the objective's sharpness
 - :mod:`.runs`        which runs each figure and claim uses
 - :mod:`.key_numbers` each figure's key numbers
 - :mod:`.plots`       the chapter's figures
-- :mod:`.thresholds`  the numbers each claim's verdict is judged by
+- :mod:`.thresholds`  each claim's bar and grid, and the regime's bound
 - :mod:`.claims`      the chapter's claims: the registry
-- :mod:`.checks`      the claims' evaluation, and the measurements it reads
+- :mod:`.checks`      the chapter's regime and the claims' grading
 """

@@ -14,10 +14,10 @@ from ...grading import Regime, Result, draw, grade
 from ...tables import at_resolution
 from ...history import History
 from . import clocks as dc
-from .clocks import EPS_LEVELS, ETA_LEVELS, drift_median_error, lemma31_ratio, schatten_excess
+from .clocks import EPS_LEVELS, ETA_LEVELS, drift_median_error, lemma31_ratio, schatten_excess, sharpness
 from .claims import REGISTRY
 from .runs import gd_decayed_runs, plain_runs
-from .thresholds import EXCESS_RESOLUTION, LINE_R2
+from .thresholds import EXCESS_RESOLUTION, GD_STABLE, LINE_R2
 
 
 _OPTIMIZER_NAMES = {"gd": "GD", "adamw": "AdamW"}
@@ -70,10 +70,45 @@ def _slow_clock(h: History, eta: float) -> float:
     return float(h.steps[-1]) if math.isnan(t) else t
 
 
+def _ratio(a: float, b: float) -> float:
+    """a / b; NaN where the fast clock stopped at step 0 (a run too short to measure it: no ratio)."""
+    return a / b if b else math.nan
+
+
+def gd_sharpness(h: History) -> tuple[float, float]:
+    """lr × the sharpness of the trained objective at a run's initialisation and at its end (its kept final
+    factors): :func:`grok_lib.paper_a.dln.clocks.sharpness`."""
+    c = h.cfg
+    end = [h.snapshot(f"W{i + 1}", int(h.steps[-1])) for i in range(c.depth)]
+    return c.lr * sharpness(c), c.lr * sharpness(c, end)
+
+
+def regime(histories: Sequence[History]) -> Regime:
+    """The chapter's regime: the theory is for gradient flow, and gradient descent follows it only where
+    lr × the sharpness of the objective is below 2 (:data:`GD_STABLE`), measured at initialisation on every GD
+    run (at the end: reported). AdamW's steps are not bounded by it (its step is normalised)."""
+    gd = [h for h in histories if h.cfg.optimizer == "gd"]
+    if not gd:
+        return Regime(True, "lr × the sharpness of the objective at initialisation", "< 2 on every GD run", "no GD run")
+    init, end = zip(*(gd_sharpness(h) for h in gd))
+    ok = all(GD_STABLE.holds(v) for v in init)
+    return Regime(ok, "lr × the sharpness of the objective at initialisation (the largest Hessian eigenvalue of "
+                      "the trained objective in the factors)", f"{GD_STABLE.text()} on every GD run (GD follows the "
+                      "gradient flow the theory is about)",
+                  f"{value_range(init, '.2g')} over the {len(gd)} GD runs (at the end of the runs: {value_range(end, '.2g')})")
+
+
+def _both(a: Regime, b: Regime) -> Regime:
+    """Two regimes a claim needs at once."""
+    return Regime(a.ok and b.ok, f"{a.quantity} {a.requirement.strip()}: {a.measured}; and {b.quantity}",
+                  b.requirement, b.measured)
+
+
 def evaluate_deep_linear(histories: Sequence[History]) -> list[Result]:
     """Every deep-linear claim on a sweep of :func:`grok_lib.paper_a.dln.config.sweep` (one draw per point of a
-    claim's grid: the runs are deterministic)."""
+    claim's grid: the runs are deterministic), each in the chapter's regime (:func:`regime`)."""
     gd_wd, plain = gd_decayed_runs(histories), plain_runs(histories)
+    stable = regime(histories)
     results = []
 
     # an excess within float64 rounding of zero is zero (its digits and sign move with the arithmetic)
@@ -81,10 +116,10 @@ def evaluate_deep_linear(histories: Sequence[History]) -> list[Result]:
     results.append(grade(REGISTRY["A.dln.schatten"], [draw(excess, None, (), _members(gd_wd))],
                          f"largest {at_resolution(max(excess), EXCESS_RESOLUTION)}, smallest "
                          f"{at_resolution(min(excess), EXCESS_RESOLUTION)} (digits below {EXCESS_RESOLUTION:.0e} are "
-                         f"float64 rounding)"))
+                         f"float64 rounding)", regime=stable))
 
     ratios = [lemma31_ratio(h) for h in histories]
-    results.append(grade(REGISTRY["A.dln.lemma31"], [draw(ratios, None, (), _members(histories))]))
+    results.append(grade(REGISTRY["A.dln.lemma31"], [draw(ratios, None, (), _members(histories))], regime=stable))
 
     growth = [dc.margin_growth(h) for h in plain]
     r2_line = [g["linear"].r2 if g["linear"] is not None else math.nan for g in growth]
@@ -93,7 +128,7 @@ def evaluate_deep_linear(histories: Sequence[History]) -> list[Result]:
         REGISTRY["A.dln.margin_linear"], [draw(r2_line, None, (), _members(plain))],
         "R² of a line in t / in ln t " + by_depth(plain, [
             f"{g['linear'].r2:.2f}/{g['log'].r2:.2f}" if g["linear"] is not None else "never grows" for g in growth])
-        + "; slope ν per step: " + _ranges(slopes, ".1e")))
+        + "; slope ν per step: " + _ranges(slopes, ".1e"), regime=stable))
 
     fast = REGISTRY["A.dln.fast_log"]
     premise = [h for h, r2 in zip(plain, r2_line) if LINE_R2.holds(r2)]
@@ -110,7 +145,7 @@ def evaluate_deep_linear(histories: Sequence[History]) -> list[Result]:
     context = ("every run without weight decay, R² of a line in ln(1/ε) / of a power law " + by_depth(plain, [
         f"{f['log'].r2:.2f}/{f['power'].r2:.2f}" if f["log"] is not None else "too few levels" for f in all_fits])
         + "; power-law exponent (T ∝ ε^-k), k: " + _ranges(exponents, ".2f"))
-    results.append(grade(fast, [d for d in draws if d is not None], context, regime=where))
+    results.append(grade(fast, [d for d in draws if d is not None], context, regime=_both(stable, where)))
 
     slow = REGISTRY["A.dln.slow_poly"]
     draws = []
@@ -126,15 +161,17 @@ def evaluate_deep_linear(histories: Sequence[History]) -> list[Result]:
         "R² of the power law / of a line in ln(1/η) " + by_depth(gd_wd, [
             f"{s['power'].r2:.3f}/{s['log'].r2:.3f}" if s["power"] is not None else "too few levels of η" for s in central])
         + f"; θ from the power law = {value_range([s['theta'] for s in central if s['power'] is not None], '.2f')}"
-        + f"; the gap's tail decays exponentially at 2pλ·lr × {value_range([-r.slope / pr for r, pr in rates if r is not None], '.3f')}"))
+        + f"; the gap's tail decays exponentially at 2pλ·lr × {value_range([-r.slope / pr for r, pr in rates if r is not None], '.3f')}",
+        regime=stable))
 
     errors = [drift_median_error(h, "prop43") for h in gd_wd]
     factored = [drift_median_error(h, "factored") for h in gd_wd]
     results.append(grade(REGISTRY["A.dln.prop43"], [draw(errors, None, (), _members(gd_wd))],
-                         "with the factored flow's factor L s^(2−2/L): " + by_depth(gd_wd, [f"{e:.2g}" for e in factored])))
+                         "with the factored flow's factor L s^(2−2/L): " + by_depth(gd_wd, [f"{e:.2g}" for e in factored]),
+                         regime=stable))
 
     sep = REGISTRY["A.dln.separation"]
-    draws = [draw([_slow_clock(h, eta) / dc.t_cls_floor(h) for h in gd_wd], None, (eta,), _members(gd_wd))
+    draws = [draw([_ratio(_slow_clock(h, eta), dc.t_cls_floor(h)) for h in gd_wd], None, (eta,), _members(gd_wd))
              for eta in sep.choices[0].grid]
-    results.append(grade(sep, draws))
+    results.append(grade(sep, draws, regime=stable))
     return results

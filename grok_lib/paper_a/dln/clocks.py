@@ -204,3 +204,46 @@ def drift_median_error(history: History, name: str) -> float:
     n_sv = sum(k.startswith("sv_") for k in history.metrics)  # min(K, d, width) singular values
     errs = [drift_errors(history, i, start=10)[name] for i in range(min(history.cfg.n_classes - 1, n_sv))]
     return float(np.median(np.concatenate(errs)))
+
+
+def sharpness(config, factors=None) -> float:
+    """The sharpness of the trained objective F (the largest eigenvalue of its Hessian in the factors) at
+    ``factors`` (None: the run's initialisation, :func:`grok_lib.paper_a.dln.train.init_factors`), by Lanczos
+    on exact Hessian-vector products (float64; the whole Hessian for a small net). Gradient descent with step size lr follows the gradient flow the paper's theory is
+    about only where lr × sharpness < 2 (above it GD oscillates or diverges): the deep-linear chapter's regime."""
+    import torch  # only here: the training loop is numpy
+    from scipy.sparse.linalg import LinearOperator, eigsh
+
+    from .train import init_factors, make_task
+
+    x, y = (torch.from_numpy(v) for v in make_task(config))
+    ws = [torch.tensor(w) for w in (init_factors(config) if factors is None else factors)]
+    shapes, sizes = [w.shape for w in ws], [w.numel() for w in ws]
+
+    def objective(flat):
+        parts = [p.reshape(s) for p, s in zip(torch.split(flat, sizes), shapes)]
+        a = parts[0]
+        for w in parts[1:]:
+            a = w @ a
+        penalty = sum((w**2).sum() for w in parts)
+        return torch.nn.functional.cross_entropy(x @ a.T, y) + config.weight_decay / config.depth * penalty
+
+    point = torch.cat([w.reshape(-1) for w in ws])
+
+    def hvp(v):
+        v = torch.from_numpy(np.asarray(v, dtype=np.float64).reshape(-1))
+        return torch.autograd.functional.hvp(objective, point, v)[1].numpy()
+
+    n = int(point.numel())
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)  # as minimum_energy: the same digits in any process
+    try:
+        if n <= 64:  # a small net: the whole Hessian, column by column
+            hessian = np.stack([hvp(e) for e in np.eye(n)])
+            return float(np.linalg.eigvalsh((hessian + hessian.T) / 2)[-1])
+        op = LinearOperator((n, n), matvec=hvp, dtype=np.float64)
+        start = np.random.default_rng(0).standard_normal(n)  # not the ones vector: CE is flat along it
+        top = eigsh(op, k=1, which="LA", v0=start, tol=1e-10, return_eigenvectors=False)
+    finally:
+        torch.set_num_threads(threads)
+    return float(top[0])

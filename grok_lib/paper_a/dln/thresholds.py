@@ -11,6 +11,7 @@ LINE_R2 = Bar(lo=0.95)  #: R^2 a line must reach to describe the margin
 LINE_R2_GRID = (Bar(lo=0.9), Bar(lo=0.99))
 BETTER_FIT = Bar(lo=0.0)  #: a difference of R^2: the first law fits at least as well as the second
 DRIFT_ERROR = Bar(hi=0.1)  #: median relative error of Prop. 4.3's drift
+GD_STABLE = Bar(hi=2.0)  #: lr x the sharpness at initialisation: GD follows the gradient flow below it (the regime)
 SEPARATION = Bar(lo=2.0)  #: T_rep(eta) / T_cls(floor)
 ETA_GRID = (1e-5, 1e-6, 1e-7)  #: the gap level of T_rep in the separation claim (central 1e-6)
 #: The smallest train-loss level of the fast clock's fit (levels 1e-1 down to it).
