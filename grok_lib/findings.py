@@ -69,23 +69,16 @@ def kind_counts(rows: Sequence[dict], heads: dict[str, dict]) -> str:
 
 # A sentence or clause end: ". " after a non-digit (not a decimal point) or "; ".
 _CLAUSE = re.compile(r"(?<=[^0-9])\. |; ")
-# A summary over seeds ("partly for all 3 seeds. seed 0 (partly): ...") leads with words, not numbers.
-_SEEDS = re.compile(r"^(?:reproduced|partly|not reproduced) (?:for all \d+ seeds|on \d+ of \d+ seeds[^.]*)\.\s*"
-                    r"seed (\d+) \([a-z ]+\):\s*")
 
 
 def excerpt(measured: str, limit: int = EXCERPT_CHARS) -> str:
-    """The measured text's first clause, the one that carries its numbers (for a verdict over seeds, the
-    first seed's, named), cut at a comma if it is longer than ``limit``."""
-    seed = ""
-    m = _SEEDS.match(measured)
-    if m:
-        seed, measured = f" (seed {m.group(1)})", measured[m.end():]
+    """The measured text's first clause, the one that carries its numbers (the central choice's values, or the
+    reason a claim was not tested faithfully), cut at a comma if it is longer than ``limit``."""
     first = _CLAUSE.split(measured, maxsplit=1)[0].strip().rstrip(".")
     if len(first) > limit:
         cut = first.rfind(", ", 0, limit)
         first = first[: cut if cut > 0 else limit].rstrip() + " …"
-    return first + seed
+    return first
 
 
 def page_title(source: str, notebooks=paths.ROOT / "notebooks") -> str:
