@@ -281,6 +281,9 @@ def regrade(only: list[str] | None = None) -> int:
             envelope["prefix"][set_name] = tol | {"measured_on": envelope["book"]["vendor"]}
         print(f"first steps of the new recorded sets {', '.join(new_sets)} measured in {len(samples)} variants")
     envelope["verdicts"]["book"] = book_verdicts()
+    for name in envelope["grading"]:  # a claim no record holds any more (split or renamed) is dropped everywhere
+        envelope["verdicts"][name] = {k: v for k, v in envelope["verdicts"][name].items() if k in gradings}
+        envelope["grading"][name] = {k: v for k, v in envelope["grading"][name].items() if k in gradings}
     write_envelope(envelope)
     mine = {n: {"verdicts": {k: x for k, x in v.items() if envelope["grading"][n].get(k) == gradings.get(k)}}
             for n, v in envelope["verdicts"].items() if n != "book" and "machine" not in envelope["variants"][n]}

@@ -50,7 +50,7 @@ SAME_LAMBDA_T = Bar(hi=0.1)  #: lambda t at fixed alpha, the same for every lamb
 
 # --- kernel and rich regimes, misgrokking -------------------------------------------------------------------------
 COS_GAP = Bar(hi=0.1)  #: 1 - cosine of beta with the regime's margin classifier
-ACC_MATCH = Bar(hi=0.03)  #: |net's test accuracy - the regime's margin classifier's| (absolute)
+ACC_MATCH = Bar(hi=0.03)  #: ``|net's test accuracy - the regime's margin classifier's|`` (absolute)
 MISGROK_HIGH = Bar(lo=0.9)  #: "starts high" (the paper gives no number)
 MISGROK_HIGH_GRID = (Bar(lo=0.8), Bar(lo=0.95))
 #: "falls to ~50%": a round number, read to the ten points it is rounded to (as "~1e6 steps" is read to a decade).

@@ -166,7 +166,7 @@ def full_noise_runs(full: Sequence[History], further: Sequence[History]) -> list
 
 
 def gap(h: History) -> float:
-    """|t_train - t_test| / t_test (nan where an accuracy never crosses)."""
+    """``|t_train - t_test| / t_test`` (nan where an accuracy never crosses)."""
     row = measure.crossing(h)
     if row["t_train"] is None or row["t_test"] is None:
         return math.nan

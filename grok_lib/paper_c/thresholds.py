@@ -37,7 +37,7 @@ RATIO_BAND = Bar(0.8, 1.25, log=True)  #: simulated Delta t_grok / formula count
 NO_DECREASE = Bar(hi=0)  #: "grows with lambda": no decrease of Delta t_grok over lambda
 
 # --- weight decay and several outputs -----------------------------------------------------------------------------
-WD_SMALL = 0.1  #: gamma d_out / (2 lambda_-) <= this: the formula's small-gamma regime (the claims' runs)
+WD_SMALL = 0.1  #: ``gamma d_out / (2 lambda_-)`` <= this: the formula's small-gamma regime (the claims' runs)
 WD_BAND = Bar(0.8, 1.25, log=True)  #: final loss / the plateau formula with the teacher's norm
 #: The weight-decay claims are judged on this many seeds (data and initialisation): the book's and WD_SEEDS - 1
 #: claim-only further seeds of its small-gamma runs (chapter_runs.wd_seed_configs).
@@ -60,7 +60,7 @@ NEAR_LINEAR = 1.0
 
 # --- label noise -------------------------------------------------------------------------------------------------------
 NOISE_ERROR = Bar(hi=0.10)  #: label noise: largest relative error against a prediction
-TUNED_GAP = Bar(hi=0.10)  #: |t_train - t_test| / t_test at the tuned sigma_n
+TUNED_GAP = Bar(hi=0.10)  #: ``|t_train - t_test| / t_test`` at the tuned sigma_n
 
 # --- Paper C's question on Part A's task -------------------------------------------------------------------------
 #: At least this many training fractions must grok for every seed (the regime: a shape needs points).
