@@ -165,20 +165,26 @@ def claim_anchor(claim_id: str) -> str:
     return make_id(f"claim-{claim_id}")
 
 
-def _row(r: dict) -> str:
+def _row(r: dict, head: str | None = None) -> str:
+    """A claim's row: its verdict is its headline (``head``: every setting combined) where given, with the default
+    profile's own beside it where that differs."""
     link = f'<a href="{r["source"]}.html#{claim_anchor(r["id"])}"><code>{r["id"]}</code></a>'
+    kind = r.get("kind", "claim")
+    verdict = badge(head or r["verdict"], kind)
+    if head and head != r["verdict"]:
+        verdict += f"<br><small>at the default profile: {WORDS[kind][r['verdict']]}</small>"
     return (f"| {link}: {table_cell(r['statement'])}<br><small>{table_cell(declaration(r))}</small> "
-            f"| {measured_cell(r['measured'])} | {badge(r['verdict'], r.get('kind', 'claim'))} |")
+            f"| {measured_cell(r['measured'])} | {verdict} |")
 
 
-def markdown_table(records: Sequence[dict]) -> str:
+def markdown_table(records: Sequence[dict], heads: dict[str, dict] | None = None) -> str:
     """The claims report's table: each claim linked to its verdict on its page with its declaration, measured,
     verdict.
 
     Links are relative to ``notebooks/`` (where the report lives): ``paper_a/fig1_loss_curves.html#claim-...``.
     """
     return "\n".join(["| claim, and what it declared before any run | measured | verdict |", "|---|---|---|",
-                      *map(_row, records)])
+                      *(_row(r, heads[r["id"]]["verdict"] if heads else None) for r in records)])
 
 
 def count_words(verdicts: Sequence[str], kind: str = "claim") -> str:
@@ -195,27 +201,30 @@ def tally(records: Sequence[dict]) -> dict[str, list[dict]]:
     return {kind: [r for r in records if r.get("kind", "claim") == kind] for kind in KINDS}
 
 
-def report_sections(records: Sequence[dict], papers: dict[str, str], pages: dict[str, str]) -> str:
+def report_sections(records: Sequence[dict], papers: dict[str, str], pages: dict[str, str],
+                    heads: dict[str, dict] | None = None) -> str:
     """The claims report grouped by paper (``papers``: letter -> title) and by page (``pages``: source ->
     title). A paper's heading counts its own claims only; the premises it relies on and the book's own
-    predictions are counted apart. Pages and papers keep the order of ``records``."""
+    predictions are counted apart. With ``heads`` (:func:`headlines`), the counts and verdicts are the headlines
+    (every setting combined), as on the landing page. Pages and papers keep the order of ``records``."""
+    verdict = (lambda r: heads[r["id"]]["verdict"]) if heads else (lambda r: r["verdict"])
     out = []
     for letter, title in papers.items():
         mine = [r for r in records if r["paper"] == letter]
         if not mine:
             continue
         kinds = tally(mine)
-        counts = [f"{len(kinds['claim'])} claims of the paper: {count_words([r['verdict'] for r in kinds['claim']])}"]
+        counts = [f"{len(kinds['claim'])} claims of the paper: {count_words([verdict(r) for r in kinds['claim']])}"]
         if kinds["premise"]:
             counts.append(f"{len(kinds['premise'])} premises it relies on: "
-                          f"{count_words([r['verdict'] for r in kinds['premise']], 'premise')}")
+                          f"{count_words([verdict(r) for r in kinds['premise']], 'premise')}")
         if kinds["prediction"]:
             counts.append(f"{len(kinds['prediction'])} of the book's own predictions: "
-                          f"{count_words([r['verdict'] for r in kinds['prediction']], 'prediction')}")
+                          f"{count_words([verdict(r) for r in kinds['prediction']], 'prediction')}")
         out.append(f'<p class="claims-paper" data-paper="{letter}"><strong>{title}</strong> — {"; ".join(counts)}</p>\n')
         for source in dict.fromkeys(r["source"] for r in mine):
             rows = [r for r in mine if r["source"] == source]
-            out.append(f"*[{pages.get(source, source)}]({source}.ipynb)*\n\n{markdown_table(rows)}\n")
+            out.append(f"*[{pages.get(source, source)}]({source}.ipynb)*\n\n{markdown_table(rows, heads)}\n")
     return "\n".join(out)
 
 
