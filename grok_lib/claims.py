@@ -17,14 +17,13 @@ from typing import Sequence
 
 from . import paths
 from .atomic import atomic_write
-from .grading import KINDS, VERDICTS, WORDS, Claim, Result, combine
+# Claim, Result, KINDS and VERDICTS are re-exported: the paper packages import them from here.
+from .grading import KINDS, VERDICTS, WORDS, Claim, Result, combine  # noqa: F401
 from .tables import typeset
 
 #: Where notebooks record their claim results, one JSON file per notebook under its part's
 #: folder (``book/claims/paper_a/fig1_loss_curves.json``).
 RECORDS = paths.RECORDS
-
-__all__ = ["Claim", "Result", "VERDICTS", "KINDS", "registry", "save_records", "load_records", "headlines"]
 
 
 def registry(claims: Sequence[Claim]) -> dict[str, Claim]:
@@ -228,20 +227,20 @@ def report_sections(records: Sequence[dict], papers: dict[str, str], pages: dict
     return "\n".join(out)
 
 
-def settings_table(records: Sequence[dict], settings: dict[str, str]) -> str:
-    """One row per claim recorded at more than the default setting, one column per setting
-    (``settings``: setting -> column title): the verdict in bold, then the measured value; a dash
-    where a claim has no record at that setting. ``records`` are rows of every setting
-    (``load_records(setting=None)``), in the order the rows should appear."""
+def settings_list(records: Sequence[dict], settings: dict[str, str]) -> str:
+    """One item per claim recorded at more than the default setting, one sub-item per setting it was recorded at
+    (``settings``: setting -> its name, in the order shown): the verdict, then the measured value. A list, not a
+    table: six settings' measured texts side by side do not fit any screen. ``records`` are rows of every setting
+    (``load_records(setting=None)``), in the order the items should appear."""
     by_claim: dict[str, dict[str, dict]] = {}
     for r in records:
         by_claim.setdefault(r["id"], {})[r.get("setting", DEFAULT_SETTING)] = r
-    lines = ["| claim | " + " | ".join(settings.values()) + " |", "|---" * (len(settings) + 1) + "|"]
+    lines = []
     for cid, rows in by_claim.items():
         if set(rows) == {DEFAULT_SETTING}:
             continue
-        cells = [f"{badge(rows[s]['verdict'], rows[s].get('kind', 'claim'))}: {measured_cell(rows[s]['measured'])}"
-                 if s in rows else "—" for s in settings]
-        lines.append(f"| `{cid}` ([{rows[next(iter(rows))]['source']}]({rows[next(iter(rows))]['source']}.ipynb)) | "
-                     + " | ".join(cells) + " |")
+        source = rows[next(iter(rows))]["source"]
+        lines.append(f"- `{cid}` ([{source}]({source}.ipynb))")
+        lines += [f"  - **{name}**: {badge(rows[s]['verdict'], rows[s].get('kind', 'claim'))}: {table_cell(rows[s]['measured'])}"
+                  for s, name in settings.items() if s in rows]
     return "\n".join(lines)

@@ -135,7 +135,9 @@ def test_a_custom_rerun_writes_beside_its_output_notebook_not_into_the_book(tmp_
     assert (folder / "figures" / "paper_a" / "fig1_loss_curves.svg").exists()
     records = json.loads((folder / "claims" / "paper_a" / "fig1_loss_curves.json").read_text())
     fit = next(r for r in records if r["id"] == "A.fig1.train_fit")
-    assert "train loss at epoch 1500: λ=0.6: nan" in fit["measured"], "a 20-epoch run has no value at epoch 1500"
+    # a 20-epoch run has no value at epoch 1500, and is outside the paper's regime: not graded as a failure
+    assert fit["verdict"] == "not tested faithfully" and "outside the regime" in fit["measured"], fit
+    assert "λ=0.6: never" in fit["measured"], "a 20-epoch run has no value at epoch 1500"
     assert f"recorded in {folder / 'claims' / 'paper_a' / 'fig1_loss_curves.json'}" in printed
 
 

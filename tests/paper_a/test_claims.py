@@ -60,18 +60,17 @@ def test_mlp_claims_are_recorded_at_every_setting():
     assert all({d["seed"] for d in r["draws"]} == {0, 1, 2} for r in seeds)  # every seed is a draw of the one grade
 
 
-def test_settings_table_has_a_column_per_setting(tmp_path):
+def test_settings_list_has_an_item_per_recorded_setting(tmp_path):
     c = REGISTRY["A.fig1.wd_order"]
     claims.save_records([claims.Result(c, "3 > 2 > 1", "reproduced")], "nb", tmp_path)
     claims.save_records([claims.Result(c, "2 > 3 > 1", "inconclusive")], "nb", tmp_path, setting="paper")
     rows = claims.load_records(tmp_path, setting=None)
     assert [r["setting"] for r in rows] == ["default", "paper"]
     assert [r["setting"] for r in claims.load_records(tmp_path)] == ["default"]
-    table = claims.settings_table(rows, {"default": "D", "paper": "P", "seeds": "S"})
-    assert table.splitlines()[0] == "| claim | D | P | S |"
-    assert table.splitlines()[2] == ("| `A.fig1.wd_order` ([nb](nb.ipynb)) | "
-                                     '<span class="verdict verdict-reproduced">✓ reproduced</span>: 3 > 2 > 1 | '
-                                     '<span class="verdict verdict-inconclusive">? inconclusive</span>: 2 > 3 > 1 | — |')
+    listed = claims.settings_list(rows, {"default": "D", "paper": "P", "seeds": "S"})
+    assert listed.splitlines() == ["- `A.fig1.wd_order` ([nb](nb.ipynb))",
+                                   '  - **D**: <span class="verdict verdict-reproduced">✓ reproduced</span>: 3 > 2 > 1',
+                                   '  - **P**: <span class="verdict verdict-inconclusive">? inconclusive</span>: 2 > 3 > 1']
 
 
 def test_only_the_records_layout_is_read_and_a_stray_file_there_is_named(tmp_path):
