@@ -71,7 +71,9 @@ def headline_findings(records: list[dict], heads: dict[str, dict], captions: dic
         failed = [r for r in rows if r.get("kind", "claim") == "claim" and heads[r["id"]]["verdict"] == "not reproduced"]
         line = f"- **{caption}** — {kind_counts(rows, heads)}."
         if failed:
-            line += " Not reproduced: " + "; ".join(f"{claim_link(r)} {typeset(r['statement'])}" for r in failed)
+            # full statements (a cut one reads as a fragment), joined by "; " without their own full stops
+            line += " Not reproduced: " + "; ".join(f"{claim_link(r)} {typeset(r['statement'].rstrip('.'))}"
+                                                    for r in failed) + "."
         lines.append(line)
     return "\n".join(lines)
 
