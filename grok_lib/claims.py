@@ -17,6 +17,7 @@ from typing import Sequence
 
 from . import paths
 from .atomic import atomic_write
+from .config import ConfigError
 # Claim, Result, KINDS and VERDICTS are re-exported: the paper packages import them from here.
 from .grading import KINDS, VERDICTS, WORDS, Claim, Result, combine  # noqa: F401
 from .tables import typeset
@@ -93,21 +94,62 @@ def save_records(results: Sequence[Result], source: str, folder: Path = RECORDS,
     return path
 
 
+class ClaimRecordError(ConfigError):
+    """A claim record file is damaged: the message (one line) names the file, the record and what is wrong."""
+
+
+#: The keys every claim record must hold: what :func:`record` writes and the report, findings and landing page
+#: index. ``kind`` and ``setting`` (read with their defaults) and the rest of what it writes may be absent.
+REQUIRED = ("id", "paper", "source", "verdict", "statement", "measured",
+            "basis", "where", "quote", "quantity", "threshold", "grid")
+
+
 def load_records(folder: Path = RECORDS, order: Sequence[str] = (), setting: str | None = DEFAULT_SETTING) -> list[dict]:
     """Every recorded claim result under ``folder`` (all parts) at ``setting`` (None: at every
     setting), ordered by the claim ids in ``order`` (a registry's keys), then by paper, file and
     position. Records live at ``<folder>/<source>[@setting].json``, a source being ``<part>/<notebook>``, and
     nowhere deeper (a folder someone wrote inside, e.g. a rerun's outputs, is not part of the records); a
-    file there that is not a list of records is an error naming it."""
+    file there that is not a list of valid records (:func:`record_problem`) is a ClaimRecordError naming it."""
     rows = []
     for f in sorted([*folder.glob("*.json"), *folder.glob("*/*.json")]):
-        records = json.loads(f.read_text())
-        if not isinstance(records, list) or not all(isinstance(r, dict) and {"id", "paper", "verdict"} <= r.keys()
-                                                    for r in records):
-            raise ValueError(f"{f} is not a list of claim records (each with id, paper and verdict)")
-        rows += [r for r in records if setting is None or r.get("setting", DEFAULT_SETTING) == setting]
+        rows += [r for r in read_records(f) if setting is None or r.get("setting", DEFAULT_SETTING) == setting]
     rank = {cid: i for i, cid in enumerate(order)}
     return sorted(rows, key=lambda r: (rank.get(r["id"], len(rank)), r["paper"]))
+
+
+def read_records(path: Path) -> list[dict]:
+    """The claim records of one file, each checked: a damaged file is a one-line ClaimRecordError naming it (a
+    wrong record would otherwise be counted, or not, far from its file)."""
+    try:
+        records = json.loads(path.read_text())
+    except OSError as err:
+        raise ClaimRecordError(f"{path} cannot be read ({err.strerror})") from None
+    except ValueError as err:  # JSONDecodeError, UnicodeDecodeError
+        raise ClaimRecordError(f"{path} is not JSON ({' '.join(str(err).split())})") from None
+    if not isinstance(records, list):
+        raise ClaimRecordError(f"{path} is not a list of claim records")
+    for i, r in enumerate(records):
+        problem = record_problem(r)
+        if problem:
+            claim = f" (claim {r['id']!r})" if isinstance(r, dict) and isinstance(r.get("id"), str) else ""
+            raise ClaimRecordError(f"{path}: record {i}{claim} {problem}")
+    return records
+
+
+def record_problem(r) -> str:
+    """What is wrong with one claim record (empty if nothing): its shape, its required keys, its verdicts and kind."""
+    if not isinstance(r, dict):
+        return "is not a dict"
+    missing = [k for k in REQUIRED if k not in r]
+    if missing:
+        return f"has no {', '.join(missing)}"
+    bad = next((k for k in ("id", "paper", "source") if not isinstance(r[k], str)), None)
+    if bad:
+        return f"has an {bad} that is not a string"
+    for key, allowed in (("verdict", VERDICTS), ("kind", tuple(KINDS)), ("verdict_here", ("", *VERDICTS))):
+        if key in r and r[key] not in allowed:
+            return f"has the {key} {r[key]!r}, not one of {', '.join(a for a in allowed if a)}"
+    return ""
 
 
 def format_results(results: Sequence[Result]) -> str:

@@ -50,10 +50,7 @@ def _acquire(path: Path, key: str, label: str, progress: bool) -> tuple[Path, in
             except PermissionError:
                 fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)  # another user's lock file: flock needs no write access
         except OSError as err:
-            if err.errno != errno.ELOOP:
-                raise
-            raise StoreError(f"{label}: {path.name} is a symbolic link, not a lock file; remove it "
-                             f"(the store never follows links it did not make)") from None
+            raise _not_a_lock(err, path, key, label) from None
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -70,3 +67,14 @@ def _acquire(path: Path, key: str, label: str, progress: bool) -> tuple[Path, in
         except FileNotFoundError:
             pass
         os.close(fd)  # the holder removed the file we waited on: lock the current one
+
+
+def _not_a_lock(err: OSError, path: Path, key: str, label: str) -> OSError:
+    """What opening the lock path ``path`` failed with, as a one-line StoreError naming it where something else
+    sits there (a symbolic link, a folder: the user removes it); any other error as it was."""
+    if err.errno == errno.ELOOP:
+        return StoreError(f"{label}: {path.name} is a symbolic link, not a lock file; remove it "
+                          f"(the store never follows links it did not make)")
+    if err.errno == errno.EISDIR:
+        return StoreError(f"{label}: {path} is a folder, not a lock file; remove it to train run {key}")
+    return err

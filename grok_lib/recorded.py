@@ -28,7 +28,9 @@ import json
 import math
 import os
 import platform
+import re
 import zipfile
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
@@ -165,29 +167,81 @@ def _restore_hint(name: str) -> str:
     return f"restore it from git or record it again with: {COMMAND} {name}"
 
 
+#: A run's file name in a manifest: a plain name in the set's own folder (no separators, no "..", no NUL or newline).
+_PLAIN_NPZ = re.compile(r"[A-Za-z0-9_-]+\.npz")
+
+
+def _damaged(name: str, what: str) -> RecordingError:
+    """A damaged set's error, one line: the set, the file and what is wrong (``what``), and how to restore it."""
+    return RecordingError(f"recorded set {name!r}: {what}; {_restore_hint(name)}")
+
+
+def _why(err: Exception) -> str:
+    """An error's text on one line (it goes inside a one-line message)."""
+    return " ".join(str(err).split())
+
+
+def _in_set(name: str, root: Path, file: str) -> Path:
+    """The set's ``file``; a symbolic link leaving the set's folder is refused (a set is read from its folder only)."""
+    folder = set_dir(name, root)
+    path = folder / file
+    if not Path(os.path.realpath(path)).is_relative_to(os.path.realpath(folder)):  # realpath: a loop is no error here
+        raise _damaged(name, f"{path} is a symbolic link leaving the set's folder")
+    return path
+
+
 def read_manifest(name: str, root: Path = RECORDED) -> dict:
     """The set's manifest, checked for its shape: a list of runs, each naming a plain ``.npz`` file of the
-    set's own folder (never a path elsewhere), its checksum and its config."""
-    path = set_dir(name, root) / "manifest.json"
+    set's own folder (never a path elsewhere), its checksum and its config (a dict)."""
+    path = _in_set(name, root, "manifest.json")
     if not path.exists():
         raise RecordingError(f"recorded set {name!r} is missing ({path}); record it with: {COMMAND} {name}")
-    again = _restore_hint(name)
+    if not path.is_file():
+        raise _damaged(name, f"{path} is not a file")
     try:
         manifest = json.loads(path.read_text())
-    except (ValueError, UnicodeDecodeError) as err:
-        raise RecordingError(f"recorded set {name!r}: manifest.json is not JSON ({err}); {again}") from None
-    runs = manifest.get("runs") if isinstance(manifest, dict) else None
+    except OSError as err:
+        raise _damaged(name, f"{path} cannot be read ({err.strerror})") from None
+    except ValueError as err:  # JSONDecodeError, UnicodeDecodeError
+        raise _damaged(name, f"{path} is not JSON ({_why(err)})") from None
+    if not isinstance(manifest, dict):
+        raise _damaged(name, f"{path} is not a JSON object")
+    if not isinstance(manifest.get("arithmetic", {}), dict):
+        raise _damaged(name, f"{path} has an arithmetic entry that is not a dict")
+    runs = manifest.get("runs")
     if not isinstance(runs, list) or not runs:
-        raise RecordingError(f"recorded set {name!r}: manifest.json lists no runs; {again}")
+        raise _damaged(name, f"{path} lists no runs")
     for i, run in enumerate(runs):
-        missing = [k for k in ("file", "sha256", "config") if not isinstance(run, dict) or k not in run]
-        if missing:
-            raise RecordingError(f"recorded set {name!r}: run {i} of manifest.json has no {', '.join(missing)}; {again}")
-        file = run["file"]
-        if not isinstance(file, str) or Path(file).name != file or not file.endswith(".npz") or file.startswith("."):
-            raise RecordingError(f"recorded set {name!r}: run {i} names the file {file!r}, not a .npz file of the "
-                                 f"set's folder; {again}")
+        _check_run(name, path, i, run)
     return manifest
+
+
+def _check_run(name: str, path: Path, i: int, run) -> None:
+    """Run ``i`` of the manifest at ``path`` names a plain ``.npz`` file, its checksum and its config (a dict)."""
+    missing = [k for k in ("file", "sha256", "config") if not isinstance(run, dict) or k not in run]
+    if missing:
+        what = f"has no {', '.join(missing)}"
+    elif not isinstance(run["file"], str) or not _PLAIN_NPZ.fullmatch(run["file"]):
+        what = f"names the file {run['file']!r}, not a .npz file of the set's folder (a plain name of letters, digits, _ and -)"
+    elif not isinstance(run["config"], dict):
+        what = "has a config that is not a dict"
+    else:
+        return
+    raise _damaged(name, f"run {i} of manifest.json {what}, in {path}")
+
+
+def _history(name: str, path: Path, data: bytes) -> History:
+    """The run that a recorded file's ``data`` holds; anything else (a pickle included: refused, never loaded) is a
+    RecordingError naming ``path``."""
+    try:
+        return History.from_arrays(load_npz(data))
+    except KeyError as err:
+        raise _damaged(name, f"{path} holds no history (no array {err})") from None
+    except (ValueError, EOFError, OSError, zipfile.BadZipFile, zlib.error) as err:
+        if "allow_pickle" in str(err):
+            raise _damaged(name, f"{path} holds a pickled (object) array, refused (arrays are read with "
+                                 f"allow_pickle=False)") from None
+        raise _damaged(name, f"{path} is not a readable .npz ({_why(err)})") from None
 
 
 def load(name: str, configs: Sequence, root: Path = RECORDED) -> Recording:
@@ -202,18 +256,17 @@ def load(name: str, configs: Sequence, root: Path = RECORDED) -> Recording:
         raise RecordingError(f"recorded set {name!r} does not match its definition ({what}); "
                              f"record it again with: {COMMAND} {name}")
     histories = []
-    again = _restore_hint(name)
     for run in manifest["runs"]:
+        path = _in_set(name, root, run["file"])
         try:
-            data = (set_dir(name, root) / run["file"]).read_bytes()
+            data = path.read_bytes()
         except OSError as err:
-            raise RecordingError(f"recorded set {name!r}: {run['file']} cannot be read ({err.strerror}); {again}") from None
+            raise _damaged(name, f"{path} cannot be read ({err.strerror})") from None
         if hashlib.sha256(data).hexdigest() != run["sha256"]:
-            raise RecordingError(f"recorded set {name!r}: {run['file']} fails its checksum; {again}")
-        history = History.from_arrays(load_npz(data))
+            raise _damaged(name, f"{path} fails its checksum")
+        history = _history(name, path, data)
         if history.config != run["config"]:  # a checksum says the bytes are whole, not whose run they hold
-            raise RecordingError(f"recorded set {name!r}: {run['file']} holds the run of another config than "
-                                 f"the manifest names for it; {again}")
+            raise _damaged(name, f"{path} holds the run of another config than the manifest names for it")
         histories.append(history)
     return Recording(name=name, manifest=manifest, histories=stamped(histories, configs))
 
