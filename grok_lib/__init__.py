@@ -12,6 +12,7 @@ read a part's modules by name):
 - :mod:`grok_lib.locks`           the run store's per-key locks (one process trains a key, others wait)
 - :mod:`grok_lib.runs`            sweeps: read every config's history, train the missing ones (in processes)
 - :mod:`grok_lib.atomic`          atomic file writes (temporary file and rename)
+- :mod:`grok_lib.guard`           the book's folders, refused to every write but the committed build's
 - :mod:`grok_lib.distributed`     sweeps trained by the workers of a Dask cluster
 - :mod:`grok_lib.notebook`        what a notebook holds after its one setup call
 - :mod:`grok_lib.chapters`        the chapters as each part declares them, and every list derived from them

@@ -9,6 +9,8 @@ import os
 import secrets
 from pathlib import Path
 
+from .guard import check_write
+
 
 def sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
@@ -23,8 +25,10 @@ def atomic_write(path: Path, data: bytes) -> None:
     """Write ``data`` to ``path`` through a temporary file in the same folder and a rename.
 
     The file is created with mode 0666 less the umask (what ``open`` gives; ``mkstemp``'s
-    0600 would hide it from the rest of a group sharing the folder).
+    0600 would hide it from the rest of a group sharing the folder). A path inside the committed book's
+    folders is refused unless the committed build writes it (:mod:`grok_lib.guard`).
     """
+    check_write(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = temp_path(path)
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)

@@ -25,15 +25,25 @@ DTYPES = ("float32", "float64")
 #: ci: seconds, for unit tests. default: what the committed book shows, sized for a 2-core
 #: CPU. paper: the paper's own settings (GPU advised where they are large).
 PROFILES = ("ci", "default", "paper")
+#: The largest integer a parameter may take: numpy's and torch's int64.
+INT_MAX = 2**63 - 1
+#: The largest seed a notebook's seed list may hold (32 bits: every generator here takes it, and a chapter's
+#: further seeds, seed + k, stay far inside int64).
+SEED_MAX = 2**32 - 1
 
 
 class ConfigError(ValueError):
     """A bad parameter: the message names it and says what is allowed."""
 
 
-def need_int(name: str, value, lo: int) -> None:
+def need_int(name: str, value, lo: int, hi: int | None = None) -> None:
+    """``value`` an integer from ``lo`` to ``hi`` (default: the int64 limit every array library here has)."""
+    hi = INT_MAX if hi is None else hi
     if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < lo:
         raise ConfigError(f"{name} must be an integer >= {lo}, got {value!r}")
+    if value > hi:
+        limit = "2**63 - 1 (int64)" if hi == INT_MAX else f"{hi}"
+        raise ConfigError(f"{name} must be an integer from {lo} to {limit}, got {value!r}")
 
 
 def need_real(name: str, value, lo: float, hi: float, lo_open: bool, hi_open: bool) -> None:
@@ -65,7 +75,9 @@ def from_profile(bases: dict, profile: str, **overrides):
 
 def resolve_device(requested: str) -> str:
     """The device a run uses: ``GROK_DEVICE`` overrides the config; ``auto`` picks cuda if present."""
-    requested = os.environ.get("GROK_DEVICE", requested)
+    if "GROK_DEVICE" in os.environ:
+        requested = os.environ["GROK_DEVICE"]
+        need_choice("GROK_DEVICE", requested, DEVICES)
     need_choice("device", requested, DEVICES)
     import torch  # late: importing the config module should not need torch
 
@@ -106,35 +118,68 @@ def _frozen(value):
 #: The most memory one run may need (estimated before anything runs, see :func:`need_memory`), in GiB;
 #: ``GROK_MAX_RUN_GIB`` raises or lowers it for a larger machine.
 MAX_RUN_GIB = 16.0
+#: The longest one run may take on the CPU (estimated before anything runs, see :func:`need_time`), in hours;
+#: ``GROK_MAX_RUN_HOURS`` raises it (the explicit override for a run you mean to wait for).
+MAX_RUN_HOURS = 24.0
+
+
+def _budget(variable: str, default: float, unit: str) -> float:
+    """The positive number the environment ``variable`` holds (``default`` if unset), or a ConfigError."""
+    value = os.environ.get(variable)
+    if value is None:
+        return default
+    try:
+        amount = float(value)
+    except ValueError:
+        amount = float("nan")
+    if not amount > 0 or amount == float("inf"):
+        raise ConfigError(f"{variable} must be a positive number of {unit}, got {value!r}")
+    return amount
 
 
 def max_run_bytes() -> float:
     """The memory budget of one run: ``GROK_MAX_RUN_GIB`` if set, else :data:`MAX_RUN_GIB` (GiB)."""
-    value = os.environ.get("GROK_MAX_RUN_GIB")
-    if value is None:
-        return MAX_RUN_GIB * 2**30
-    try:
-        gib = float(value)
-    except ValueError:
-        gib = float("nan")
-    if not gib > 0 or gib == float("inf"):
-        raise ConfigError(f"GROK_MAX_RUN_GIB must be a positive number of GiB, got {value!r}")
-    return gib * 2**30
+    return _budget("GROK_MAX_RUN_GIB", MAX_RUN_GIB, "GiB") * 2**30
+
+
+def max_run_seconds() -> float:
+    """The time budget of one run on the CPU: ``GROK_MAX_RUN_HOURS`` if set, else :data:`MAX_RUN_HOURS`."""
+    return _budget("GROK_MAX_RUN_HOURS", MAX_RUN_HOURS, "hours") * 3600
 
 
 def need_memory(values: dict, estimate, sizes: tuple[str, ...], reference: dict | None = None) -> None:
     """A one-line ConfigError if ``estimate(values)`` (the bytes one run with the settings
-    ``values``, a config's fields as a dict, needs) is over the budget of :func:`max_run_bytes`.
-
-    The error names a size of ``sizes`` that can be lowered to fit and the largest value of it
-    that fits, so that a too-large value fails before anything runs, not after minutes of
-    allocating: of the sizes that can, the one furthest above its value in ``reference`` (the
-    config's defaults: the size the user raised), else the one whose halving saves the most.
-    """
-    budget = max_run_bytes()
+    ``values``, a config's fields as a dict, needs) is over the budget of :func:`max_run_bytes`,
+    naming the size to lower and the largest value of it that fits (see :func:`need_within`)."""
     need = estimate(values)
-    if need <= budget:
-        return
+    if need > max_run_bytes():
+        raise ConfigError(need_within(values, estimate, sizes, max_run_bytes(), reference,
+                                      f"needs about {need / 2**30:.3g} GiB for one run",
+                                      f"a run may use at most {max_run_bytes() / 2**30:g} GiB (GROK_MAX_RUN_GIB)"))
+
+
+def need_time(values: dict, estimate, sizes: tuple[str, ...], reference: dict | None = None,
+              per_step: str = "") -> None:
+    """A one-line ConfigError if ``estimate(values)`` (the seconds one run takes on this CPU: its kind's
+    cost per step times its steps) is over :func:`max_run_seconds`, naming the setting that drives it
+    and the largest value of it that fits; ``per_step`` says how the estimate was made."""
+    need = estimate(values)
+    if need > max_run_seconds():
+        raise ConfigError(need_within(
+            values, estimate, sizes, max_run_seconds(), reference,
+            f"would take about {need / 3600:.3g} h on this machine's CPU{per_step}",
+            f"a run may take at most {max_run_seconds() / 3600:g} h (GROK_MAX_RUN_HOURS; set it higher to run it "
+            f"anyway)"))
+
+
+def need_within(values: dict, estimate, sizes: tuple[str, ...], budget: float, reference: dict | None,
+                need: str, limit: str) -> str:
+    """The one-line message for settings ``values`` whose ``estimate`` is over ``budget``: it names a
+    size of ``sizes`` that can be lowered to fit and the largest value of it that fits, so that a
+    too-large value fails before anything runs: of the sizes that can, the one furthest above its
+    value in ``reference`` (the config's defaults: the size the user raised), else the one whose
+    halving saves the most."""
+    total = estimate(values)
 
     def with_(name: str, value) -> dict:
         return values | {name: value}
@@ -149,7 +194,7 @@ def need_memory(values: dict, estimate, sizes: tuple[str, ...], reference: dict 
         return lo
 
     fitting = {n: largest_fitting(n) for n in sizes}
-    # blame a size that can be lowered to fit, the one whose halving saves the most memory
+    # blame a size that can be lowered to fit, the one whose halving saves the most
     candidates = [n for n in sizes if fitting[n]] or list(sizes)
 
     def raised(n: str) -> float:
@@ -157,12 +202,12 @@ def need_memory(values: dict, estimate, sizes: tuple[str, ...], reference: dict 
         return values[n] / base if isinstance(base, (int, float)) and base > 0 else 0.0
 
     name = max(candidates, key=lambda n: (raised(n) > 1, raised(n) if raised(n) > 1 else 0,
-                                          need - estimate(with_(n, max(1, int(values[n]) // 2)))))
+                                          total - estimate(with_(n, max(1, int(values[n]) // 2)))))
     others = ", ".join(f"{n}={values[n]}" for n in sizes if n != name)
+    others = f" (with {others})" if others else ""
     fits = fitting[name]
     allowed = f"{name} <= {fits} fits with these settings" if fits else f"no {name} fits with these settings"
-    raise ConfigError(f"{name}={values[name]} needs about {need / 2**30:.3g} GiB for one run (with {others}); "
-                      f"a run may use at most {budget / 2**30:g} GiB (GROK_MAX_RUN_GIB): {allowed}")
+    return f"{name}={values[name]} {need}{others}; {limit}: {allowed}"
 
 
 def need_list_of_numbers(name: str, values, lo: float = -math.inf, hi: float = math.inf,
@@ -179,10 +224,12 @@ def need_list_of_numbers(name: str, values, lo: float = -math.inf, hi: float = m
 
     kind = numbers.Integral if integer else numbers.Real
     what = "integers" if integer else "numbers"
+    if integer and hi > INT_MAX:  # every integer reaches numpy or torch as an int64
+        hi, hi_open = INT_MAX, False
     if not isinstance(values, (list, tuple)):
         raise ConfigError(f"{name} must be a non-empty list of {what}, got {values!r} "
                           f"(with papermill pass lists as YAML: -y \"{name}: [...]\")")
-    ok = len(values) > 0 and all(isinstance(v, kind) and not isinstance(v, bool) and v == v and inside(v)
+    ok = len(values) > 0 and all(isinstance(v, kind) and not isinstance(v, bool) and math.isfinite(v) and inside(v)
                                  for v in values)
     if not ok:
         bounded = lo != -math.inf or hi != math.inf
@@ -194,7 +241,7 @@ def need_list_of_numbers(name: str, values, lo: float = -math.inf, hi: float = m
 
 def need_seeds(values, name: str = "seeds") -> list[int]:
     """``values`` as a list of distinct non-negative integers (seeds), or a one-line ConfigError naming ``name``."""
-    return need_list_of_numbers(name, values, 0, math.inf, lo_open=False, integer=True)
+    return need_list_of_numbers(name, values, 0, SEED_MAX, lo_open=False, hi_open=False, integer=True)
 
 
 @contextlib.contextmanager

@@ -18,6 +18,10 @@ an upper estimate) and names the ``sizes`` a user can lower; :func:`grok_lib.pla
 every config against the budget (:func:`grok_lib.config.need_memory`) before anything is trained
 or written, so a size no machine here can afford is a one-line ConfigError naming it.
 
+Every row also states its cost per step on the book's CPU (``step_seconds``, calibrated against the run
+store's wall times), so that :func:`grok_lib.plans.plan` refuses a run that would take longer than a day
+(:func:`grok_lib.config.need_time`; ``GROK_MAX_RUN_HOURS`` overrides) before it starts.
+
 Two optional checks keep what only the paper knows out of the store: ``check(config,
 history)`` says why a finished history is not a result (a run that diverged: its loss
 ended far above chance, which is the paper's to define), and ``check_resume(configs,
@@ -68,6 +72,12 @@ class RunKind:
     check: Callable[[object, History], Optional[str]] = lambda config, history: None  # why not a result (diverged)
     check_resume: Callable[[list, dict], Optional[str]] = lambda configs, arrays: None  # why a checkpoint can't resume
     spelled: dict = field(default_factory=dict)  # config field -> the notebook parameter that sets it, for messages
+    # The run's length and its cost: ``steps`` the field counting its steps, ``step_seconds`` the seconds one
+    # step takes on the book's 2-core CPU (the config's fields as a dict -> seconds; measured, see each row),
+    # and ``steps_from`` how the notebook sets the steps when no parameter does (for the time error).
+    steps: str = "steps"
+    step_seconds: Callable[[dict], float] = lambda c: 0.0
+    steps_from: str = ""
 
 
 KINDS: dict[type, RunKind] = {}

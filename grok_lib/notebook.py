@@ -32,6 +32,7 @@ and prints where.
 from __future__ import annotations
 
 import ast
+import contextlib
 import inspect
 import tempfile
 from dataclasses import dataclass, field
@@ -42,6 +43,7 @@ from . import arithmetic
 from .chapters import Runs, flat, shaped
 from .claims import DEFAULT_SETTING, Result, format_results, save_records
 from .envelope_verdicts import across_arithmetic
+from .guard import book_writes, check_write
 from .config import ConfigError
 from .history import History
 from .plans import plan, run_key
@@ -128,7 +130,8 @@ class Run:
         entry = provenance.load_manifest()[name]
         title = entry["title"]
         if self.output is None:
-            files = figure_files.ship(figure_files.save_figure_files(fig, name, title, numbers=numbers), name)
+            with book_writes() if self.committed else contextlib.nullcontext():  # else refused: not the book's run
+                files = figure_files.ship(figure_files.save_figure_files(fig, name, title, numbers=numbers), name)
             plt.close(fig)
             return display.FigureView(name, title, files, entry["notebook"],
                                       provenance.stamp(name, self.parameters, self.devices), interactive=interactive)
@@ -158,7 +161,8 @@ class Run:
             results = across_arithmetic(results, setting)
         text = format_results(results)
         if self.committed:
-            save_records(results, source, setting=setting)
+            with book_writes():
+                save_records(results, source, setting=setting)
             return text
         if self.output is None:  # a Run built without start(), not the default profile
             return (f"{text}\n(claims of the {self.profile!r} profile are not recorded; "
@@ -173,9 +177,11 @@ def parameters(namespace: dict, setup) -> dict:
     signature = inspect.signature(setup).parameters
     names = [n for n, p in signature.items() if p.kind is inspect.Parameter.POSITIONAL_OR_KEYWORD]
     if not any(isinstance(v, Run) for v in namespace.values()):  # the first setup in this kernel
-        bound = {n for n, v in namespace.items() if isinstance(v, PLAIN)} | assigned_before(namespace)
-        unknown = sorted(n for n in bound if not n.startswith("_") and n not in names
-                         and n not in IPYTHON_NAMES and n not in PAPERMILL_NAMES)
+        # a value bound in the namespace may be IPython's or private; a name a cell assigned is a parameter
+        # whatever it shadows (papermill's -p In 5, -p open 1, -p _epochs 5)
+        bound = {n for n, v in namespace.items() if isinstance(v, PLAIN)
+                 and not n.startswith("_") and n not in IPYTHON_NAMES}
+        unknown = sorted(n for n in bound | assigned_before(namespace) if n not in names and n not in PAPERMILL_NAMES)
         if unknown:
             raise ConfigError(f"unknown parameter(s) {', '.join(unknown)}: this notebook's parameters are "
                               f"{', '.join(names)}")
@@ -190,9 +196,7 @@ def assigned_before(namespace: dict) -> set[str]:
     """The names the cells before this one assigned at their top level (IPython's ``In``: the sources
     of the cells run so far, this one last). A value papermill injected under a name that the setup
     cell then re-imports (``-p chapter_runs 1``) is no longer in the namespace, but its assignment is here."""
-    sources = namespace.get("In")
-    if not isinstance(sources, list):
-        return set()
+    sources = cell_sources(namespace)
     names = set()
     for src in sources[:-1]:
         try:
@@ -204,6 +208,21 @@ def assigned_before(namespace: dict) -> set[str]:
                 node, (ast.AnnAssign, ast.AugAssign)) else []
             names |= {t.id for t in targets if isinstance(t, ast.Name)}
     return names
+
+
+def cell_sources(namespace: dict) -> list:
+    """The sources of the cells run so far in the kernel whose namespace is ``namespace``, this one last:
+    read from IPython's history, not from the name ``In``, which a parameter can shadow (``-p In 5``);
+    outside IPython, the namespace's ``In`` if it is a list (tests), else none."""
+    try:
+        from IPython import get_ipython
+    except ImportError:  # pragma: no cover - IPython comes with the notebook stack
+        get_ipython = lambda: None  # noqa: E731
+    shell = get_ipython()
+    if shell is not None and shell.user_ns is namespace:
+        return list(shell.history_manager.input_hist_parsed)
+    sources = namespace.get("In")
+    return sources if isinstance(sources, list) else []
 
 
 def _claims_report(profile: str = "default"):
@@ -250,6 +269,7 @@ def start(profile: str, given: dict, configs: Runs, committed: Runs, output_path
     is_committed = book_settings and arithmetic.tier() == "exact"
     output = None if is_committed else output_folder(output_path)
     if output is not None:
+        check_write(output, "this run's figures and claims")  # before anything is trained
         print(f"These settings are not the committed ones: this run's figures and claims go to {output}/ "
               f"(book/claims and figures/ are not touched).")
     histories = run_all(plans, store)

@@ -58,12 +58,23 @@ def store_dir() -> Path:
 
 def anchor_store_env() -> None:
     """Make a relative ``GROK_STORE`` absolute, against the folder it was given in (called once, when
-    grok_lib is imported). Child processes inherit the absolute path: a notebook kernel that papermill
+    grok_lib is imported; see :func:`given_in`). Child processes inherit the absolute path: a notebook kernel that papermill
     starts in ``notebooks/paper_c`` then uses the same store as the script that started it, not a
     second one inside the repository."""
     value = os.environ.get("GROK_STORE")
     if value and value.strip() and not Path(value).expanduser().is_absolute():
-        os.environ["GROK_STORE"] = str(Path(value).expanduser().absolute())
+        os.environ["GROK_STORE"] = str(given_in() / Path(value).expanduser())
+
+
+def given_in() -> Path:
+    """The folder the user gave relative paths in: the current folder, except in a process that a tool started
+    inside the book's ``notebooks/`` (papermill's ``--cwd``, Jupyter: a notebook's kernel), where it is the
+    shell's ``PWD``, which such a kernel inherits unchanged. (``PWD`` alone is not trusted: a process that
+    Python starts with another ``cwd`` inherits its parent's.)"""
+    cwd, pwd = Path.cwd(), os.environ.get("PWD")
+    if cwd.resolve().is_relative_to(ROOT / "notebooks") and pwd and Path(pwd).is_absolute() and Path(pwd).is_dir():
+        return Path(pwd)
+    return cwd
 
 
 def store_label(root: Path) -> str:

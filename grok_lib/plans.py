@@ -9,7 +9,7 @@ from dataclasses import MISSING, dataclass, fields
 from typing import Optional, Sequence
 
 from .arithmetic import arithmetic_id
-from .config import ConfigError, need_memory, spelled_as
+from .config import ConfigError, need_memory, need_time, spelled_as
 from .history import History
 from .kinds import RunKind, code_version, kind_of
 
@@ -35,6 +35,8 @@ def plan(config) -> Plan:
     kind = kind_of(config)
     need_run_memory(config, kind)
     device = kind.device(config)
+    if device == "cpu":  # the cost per step is the CPU's; a GPU's is unknown here
+        need_run_time(config, kind)
     return Plan(config, kind, device, run_key(config, device, kind))
 
 
@@ -45,6 +47,23 @@ def need_run_memory(config, kind: RunKind) -> None:
     defaults = {f.name: f.default for f in fields(config) if f.default is not MISSING}
     with spelled_as(kind.spelled):
         need_memory(config.to_dict(), kind.memory, kind.sizes, reference=defaults)
+
+
+def need_run_time(config, kind: RunKind) -> None:
+    """A one-line ConfigError if one run of ``config`` would take longer on this CPU than the time budget
+    (its kind's cost per step times its steps), naming what sets the steps and what fits."""
+    if kind.steps not in config.to_dict():
+        return
+    defaults = {f.name: f.default for f in fields(config) if f.default is not MISSING}
+    values = config.to_dict()
+    per_step = kind.step_seconds(values)
+    how = f" (about {per_step * 1e3:.2g} ms a step{'; ' + kind.steps_from if kind.steps_from else ''})"
+
+    def seconds(v: dict) -> float:
+        return kind.step_seconds(v) * v[kind.steps]
+
+    with spelled_as(kind.spelled):
+        need_time(values, seconds, (kind.steps,), reference=defaults, per_step=how)
 
 
 def run_key(config, device: str, kind: Optional[RunKind] = None) -> str:

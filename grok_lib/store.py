@@ -58,6 +58,7 @@ import numpy as np
 
 from . import __version__, arithmetic, paths
 from .atomic import atomic_write, sha256, temp_path
+from .guard import protected_folder
 from .history import RUN_FACTS, History, content_digest, load_npz, npz_bytes, stamped
 from .kinds import code_version
 from .locks import StoreError, locked
@@ -100,6 +101,10 @@ class RunStore:
         read-only or foreign folder fails here, before anything is trained. Temporary files
         left over by killed processes (older than a day) are removed on the way.
         """
+        folder = protected_folder(self.root)
+        if folder is not None:  # a relative GROK_STORE read from inside notebooks/, a store set inside the book
+            raise StoreError(f"{self.label} lies inside the book's {folder}/ folder: set GROK_STORE to a folder "
+                             f"outside it, or unset it to use {paths.ROOT / '.cache' / 'runs'}")
         if self.root.exists() and not self.root.is_dir():
             raise StoreError(f"{self.label} is a file, not a folder: set GROK_STORE to a folder "
                              f"(created if missing) or unset it")

@@ -24,6 +24,7 @@ import pytest
 
 from grok_lib import arithmetic, paths
 from grok_lib.atomic import atomic_write
+from grok_lib.guard import book_writes
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -46,7 +47,8 @@ def main() -> int:
     facts = arithmetic.describe()
     if not facts["pinned"]:
         print(f"warning: recording the book in {arithmetic.summary(facts)}, not the pinned arithmetic")
-    atomic_write(paths.BOOK_ARITHMETIC, (json.dumps(facts, indent=1, sort_keys=True) + "\n").encode())
+    with book_writes():  # the arithmetic the book is recorded in
+        atomic_write(paths.BOOK_ARITHMETIC, (json.dumps(facts, indent=1, sort_keys=True) + "\n").encode())
     print(f"arithmetic written to {paths.BOOK_ARITHMETIC.relative_to(ROOT)}: {facts['id']}")
     return 0
 

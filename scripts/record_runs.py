@@ -18,6 +18,7 @@ import sys
 import time
 
 from grok_lib import recorded
+from grok_lib.guard import book_writes
 from grok_lib.runs import run_all
 from grok_lib.store import RunStore
 
@@ -47,7 +48,9 @@ def main() -> int:
     threads = max(1, (os.cpu_count() or 1) // args.workers) if args.workers > 1 else "default"
     for name, cs in configs.items():
         description, _, blocks = known[name]
-        folder = recorded.write(name, description, cs, [next(histories) for _ in cs], threads=threads, blocks=blocks)
+        with book_writes():  # recording a set is the one way into recorded/
+            folder = recorded.write(name, description, cs, [next(histories) for _ in cs], threads=threads,
+                                    blocks=blocks)
         print(f"recorded {name}: {len(cs)} runs in {folder}")
     print(f"done in {time.perf_counter() - t0:.0f} s")
     return 0

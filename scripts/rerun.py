@@ -8,7 +8,8 @@
 What it adds to plain papermill, before any kernel starts: every parameter name is checked
 against the notebook's parameters cell (an unknown name is an error that lists them), the
 output must be an ``.ipynb`` outside the committed book (``notebooks/``, ``book/``, ``recorded/``,
-``tests/``, ``grok_lib/``, ``_build/``), and the output
+``figures/``, ``tests/``, ``grok_lib/``, ``_build/``; symlinks followed, its ``_outputs`` folder
+included), and the output
 path is passed to the notebook (as papermill's ``--inject-output-path`` does), so a run
 whose settings are not the committed ones writes its figures and claims beside it, in
 ``OUTPUT_outputs/``. ``-p`` values are typed as papermill types them (int, float, True /
@@ -29,7 +30,7 @@ import grok_lib  # noqa: F401  first: it pins the arithmetic for this process an
 ROOT = Path(__file__).resolve().parent.parent
 #: Folders of the committed book (and what builds it): a rerun never writes there. The claims report
 #: and the provenance test read every record and notebook under them.
-COMMITTED = ("notebooks", "book", "recorded", "tests", "grok_lib", "_build")
+COMMITTED = ("notebooks", "book", "recorded", "figures", "tests", "grok_lib", "_build")
 
 
 def parameter_names(notebook: Path) -> list[str]:
@@ -74,7 +75,8 @@ def parse(argv: list[str]) -> tuple[Path, Path, dict]:
     output = args.output.expanduser().resolve()
     if output.suffix != ".ipynb":
         ap.error(f"the output must be an .ipynb file, got {args.output}")
-    inside = next((f for f in COMMITTED if output.is_relative_to(ROOT / f)), None)
+    beside = output.with_name(f"{output.stem}_outputs").resolve()  # a symlink there must not lead into the book
+    inside = next((f for f in COMMITTED for path in (output, beside) if path.is_relative_to(ROOT / f)), None)
     if inside:
         ap.error(f"the output {args.output} is inside {inside}/ (the committed book); write it elsewhere, e.g. /tmp")
     params = {name: typed(value) for name, value in args.parameter}

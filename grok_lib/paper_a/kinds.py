@@ -118,6 +118,9 @@ MLP = register(RunKind(
     # no longer fit the cache), so the CPU trains one member at a time; a GPU takes the whole sweep.
     max_group={"cpu": 1, "cuda": 64},
     cost=lambda c: c.epochs * c.width * c.p**2 * c.train_frac * 1e-9,
+    # seconds per step on the book's CPU: the run store's wall times over these units (median 14e-9, 105 runs)
+    steps="epochs",
+    step_seconds=lambda c: 14e-9 * c["width"] * c["p"] ** 2 * c["train_frac"],
     not_in_key=NOT_IN_KEY,
     check=check_mlp,
     check_resume=check_mlp_resume,
@@ -132,5 +135,6 @@ DEEP_LINEAR = register(RunKind(
     sizes=dln_config.SIZES,
     spelled={"depth": "depths"},
     cost=lambda c: c.steps * c.depth * 1e-6,
+    step_seconds=lambda c: 18e-6 * c["depth"],  # the run store's wall times: median 18 us per layer and step
     check=check_dln,
 ))

@@ -53,11 +53,14 @@ class InitScaleConfig:
         need_real("train_frac", self.train_frac, 0.0, 1.0, lo_open=True, hi_open=True)
         need_int("d_embed", self.d_embed, 1)
         need_int("width", self.width, 1)
-        need_real("alpha", self.alpha, 0.0, math.inf, lo_open=True, hi_open=True)
+        need_real("alpha", self.alpha, 0.0, 1e150, lo_open=True, hi_open=True)  # as every alpha of Part B
         need_real("weight_decay", self.weight_decay, 0.0, math.inf, lo_open=False, hi_open=True)
         need_real("lr", self.lr, 0.0, math.inf, lo_open=True, hi_open=True)
         need_real("beta1", self.beta1, 0.0, 1.0, lo_open=False, hi_open=True)
         need_real("beta2", self.beta2, 0.0, 1.0, lo_open=False, hi_open=True)
+        if self.lr * self.weight_decay >= 1:  # AdamW multiplies the weights by 1 - lr x weight_decay a step
+            raise ConfigError(f"weight_decay must be < 1 / lr = {1 / self.lr:.4g} (AdamW multiplies the weights by "
+                              f"1 - lr x weight_decay a step), got weight_decay={self.weight_decay!r} with lr={self.lr!r}")
         need_int("steps", self.steps, 1)
         need_int("eval_every", self.eval_every, 1)
         need_int("data_seed", self.data_seed, 0)

@@ -48,6 +48,14 @@ def _fraction(name: str, value) -> None:
     need_real(name, value, 0.0, 1.0, lo_open=True, hi_open=True)
 
 
+def need_decay_step(config) -> None:
+    """GD (and AdamW) shrink every weight by 1 - lr x weight_decay a step: at or above 1 the decay alone flips or
+    blows up the weights, so the run is not the paper's gradient flow and the loss leaves float64."""
+    if config.lr * config.weight_decay >= 1:
+        raise ConfigError(f"weight_decay must be < 1 / lr = {1 / config.lr:.4g} (each step multiplies the weights by "
+                          f"1 - lr x weight_decay), got weight_decay={config.weight_decay!r} with lr={config.lr!r}")
+
+
 def _flag(name: str, value) -> None:
     if not isinstance(value, bool):
         raise ConfigError(f"{name} must be true or false, got {value!r}")
@@ -89,6 +97,7 @@ class DiagonalNetConfig(_AsDict):
         need_alpha("alpha", self.alpha)
         _nonnegative("weight_decay", self.weight_decay)
         _positive("lr", self.lr)
+        need_decay_step(self)
         need_choice("lr_rule", self.lr_rule, LR_RULES)
         need_int("steps", self.steps, 1)
         need_int("data_seed", self.data_seed, 0)
@@ -130,7 +139,9 @@ class MisgrokkingConfig(DiagonalNetConfig):
 
     def __post_init__(self) -> None:
         self._check_shared()
-        _nonnegative("gamma", self.gamma)
+        # x = z + (gamma/2) sign(<z, w*>) w* with z ~ N(0, I): past 1e6 the margin LP and the spectra of
+        # X^T X are dominated by one direction and lose the noise's digits
+        need_real("gamma", self.gamma, 0.0, 1e6, lo_open=False, hi_open=False)
         _nonnegative("stop_clock", self.stop_clock)
         if self.stop_clock > 0 and (self.weight_decay <= 0 or self.alpha <= 1):
             raise ConfigError(f"stop_clock needs weight_decay > 0 and alpha > 1 (ln(alpha) / lambda is the clock); "
@@ -160,8 +171,9 @@ class MatrixCompletionConfig(_AsDict):
         need_alpha("alpha", self.alpha)
         _nonnegative("weight_decay", self.weight_decay)
         _positive("lr", self.lr)
+        need_decay_step(self)
         need_int("steps", self.steps, 1)
-        _nonnegative("init_noise", self.init_noise)
+        need_alpha("init_noise", self.init_noise) if self.init_noise else None  # its square enters W = U U^T
         need_int("data_seed", self.data_seed, 0)
         need_int("init_seed", self.init_seed, 0)
         need_int("n_log", self.n_log, 2)
@@ -192,10 +204,11 @@ class ModAddConfig(_AsDict):
         need_int("p", self.p, 2)
         _fraction("train_frac", self.train_frac)
         need_int("width", self.width, 1)
-        _positive("alpha", self.alpha)
+        need_alpha("alpha", self.alpha)
         _flag("zero_last", self.zero_last)
         _nonnegative("weight_decay", self.weight_decay)
         _positive("lr", self.lr)
+        need_decay_step(self)
         need_int("steps", self.steps, 1)
         need_int("data_seed", self.data_seed, 0)
         need_int("init_seed", self.init_seed, 0)
@@ -341,6 +354,7 @@ STABLE_C, STABLE_STOP, STABLE_STEPS, STABLE_N_LOG = 1.0, 16.0, 10, 240
 
 def seeds_of(experiment: str, profile: str, seeds=None) -> list[int]:
     """The seeds of ``experiment``'s sweeps (None: the profile's; only the MLP has several)."""
+    need_choice("profile", profile, tuple(PROFILES))
     return need_seeds(SWEEPS[profile][experiment].get("seeds", (0,)) if seeds is None else seeds)
 
 

@@ -18,6 +18,14 @@ MODELS = ("linear", "two_layer_linear", "tanh")
 SOLVERS = ("eigen", "direct")
 
 
+#: The accuracy thresholds eps are squared errors per sample against a teacher of unit scale: below 1e-12
+#: float64's rounding of the residuals (about 1e-16 of the labels) reaches them, so a crossing step there is
+#: rounding, not dynamics; at 1 or above almost every sample counts as correct from step 0.
+EPS_MIN = 1e-12
+#: The most training samples a run may have (N_tr = d_in / lam): the memory estimate then decides d_in.
+MAX_N_TRAIN = 10**7
+
+
 @dataclass(frozen=True)
 class LinearEstimatorConfig:
     """One teacher-student run of Paper C (every field is in the run's key)."""
@@ -45,16 +53,19 @@ class LinearEstimatorConfig:
         need_int("d_in", self.d_in, 1)
         need_int("d_out", self.d_out, 1)
         need_real("lam", self.lam, 0.0, math.inf, lo_open=True, hi_open=True)
+        if self.d_in / self.lam > MAX_N_TRAIN:
+            raise ConfigError(f"lam must be >= d_in / {MAX_N_TRAIN:.0e} so that N_tr = round(d_in / lam) is at most "
+                              f"{MAX_N_TRAIN:.0e} samples; got lam={self.lam!r} with d_in={self.d_in}")
         if round(self.d_in / self.lam) < 1:
             raise ConfigError(f"lam must be <= 2 * d_in so that N_tr = round(d_in / lam) >= 1; got lam={self.lam!r}"
                               f" with d_in={self.d_in}")
         need_real("eta", self.eta, 0.0, math.inf, lo_open=True, hi_open=True)
         need_real("gamma", self.gamma, 0.0, math.inf, lo_open=False, hi_open=True)
-        need_real("eps", self.eps, 0.0, math.inf, lo_open=True, hi_open=True)
+        need_real("eps", self.eps, EPS_MIN, 1.0, lo_open=False, hi_open=True)
         if not isinstance(self.grok_eps, tuple):
-            raise ConfigError(f"grok_eps must be a tuple of numbers > 0, got {self.grok_eps!r}")
+            raise ConfigError(f"grok_eps must be a tuple of numbers in [{EPS_MIN}, 1), got {self.grok_eps!r}")
         for e in self.grok_eps:
-            need_real("grok_eps", e, 0.0, math.inf, lo_open=True, hi_open=True)
+            need_real("grok_eps", e, EPS_MIN, 1.0, lo_open=False, hi_open=True)
         need_int("steps", self.steps, 1)
         need_int("n_test", self.n_test, 1)
         # sigma_n^2 is a loss: float64 (and Python's float power) holds it only below ~1e154

@@ -55,7 +55,7 @@ def test_profile_overrides_and_none_means_keep():
 
 def test_unknown_device_from_environment(monkeypatch):
     monkeypatch.setenv("GROK_DEVICE", "tpu")
-    with pytest.raises(ConfigError, match="^device must be one of auto, cpu, cuda; got 'tpu'$"):
+    with pytest.raises(ConfigError, match="^GROK_DEVICE must be one of auto, cpu, cuda; got 'tpu'$"):
         C.resolve_device("auto")
 
 
