@@ -12,7 +12,9 @@ REPORT := notebooks/claims_report.ipynb
 ARITHMETIC_PINS := $(shell $(PYTHON) grok_lib/arithmetic.py --env)
 $(foreach pin,$(ARITHMETIC_PINS),$(eval export $(pin)))
 # One folder per part; the claims report (at the top) reads the records the others write.
-FIGURE_NOTEBOOKS := $(sort $(wildcard notebooks/paper_*/*.ipynb))
+# PART=a (or b, c): make book builds one part's notebooks (the claims report, landing page and HTML as always).
+PART ?=
+FIGURE_NOTEBOOKS := $(sort $(wildcard notebooks/paper_$(if $(PART),$(PART),*)/*.ipynb))
 
 .PHONY: book notebooks html test test-quick test-part env test-env lock clean baselines
 
@@ -34,7 +36,8 @@ $(VENV)/.test-installed: $(VENV)/.book-installed requirements-test.lock
 	touch $@
 
 notebooks: env
-	$(PY) scripts/train_book_runs.py
+	@case "$(PART)" in ""|a|b|c) ;; *) echo "make book: PART must be a, b or c (or unset for every part), got '$(PART)'"; exit 2;; esac
+	$(PY) scripts/train_book_runs.py $(if $(PART),--part paper_$(PART))
 	$(PY) scripts/run_notebooks.py $(FIGURE_NOTEBOOKS) --then $(REPORT)
 	$(PY) scripts/make_landing.py
 

@@ -155,6 +155,17 @@ def book_configs(profile: str = "default", part: Optional[str] = None) -> list:
     return list(dict.fromkeys(configs))  # configs are frozen: equal ones (of one type) are one run
 
 
+def book_chapters(profile: str = "default", part: Optional[str] = None) -> dict:
+    """Each run of :func:`book_configs` -> the chapters that need it (``"<part>/<stem>"``), for progress lines."""
+    needed: dict = {}
+    for c in chapters(part):
+        own = c.runs(profile)
+        name = f"{c.notebook.split('/')[1]}/{c.stem}"
+        for config in flat(own) + c.claim_runs(own):
+            needed.setdefault(config, []).append(name)
+    return needed
+
+
 def with_claim_runs(notebook: str, run):
     """``run`` (a notebook's :class:`~grok_lib.notebook.Run`) with the histories of its chapter's claim-only runs
     (``run.claim_histories``), planned from its own runs (named groups where it has them) and served from the store

@@ -87,20 +87,64 @@ def train_task(configs: list, root: str, threads: Optional[int] = None, arithmet
 
 
 def train_missing(configs: Sequence, store: RunStore, workers: int, stack: int | str = "auto",
-                  progress: bool = True) -> None:
+                  progress: bool = True, chapters: Optional[dict] = None) -> None:
     """Train every missing run of ``configs`` with ``workers`` processes at once, into ``store``.
 
     The tasks are the groups of :func:`missing_groups`; each process gets ``cpu_count // workers``
     torch threads. On the 2-core CPU two one-thread processes train 1.3x faster than one
     two-thread process, and numbers do not depend on the thread count (checked: bitwise
     equal weights). Processes are started fresh ("spawn"), never forked from a process
-    whose thread pools are running.
+    whose thread pools are running. With ``progress`` each finished task prints a line that a person
+    can read (:func:`task_label`: ``chapters`` maps a config to the chapter that needs it), the time so
+    far and an estimate of the time left (the run kinds' costs per step, scaled by what the finished
+    tasks took).
     """
     _need_workers(workers)
-    _train_in_processes(missing_groups(configs, store, stack), store, workers, progress)
+    _train_in_processes(missing_groups(configs, store, stack), store, workers, progress, chapters or {})
 
 
-def _train_in_processes(tasks: list[list[Plan]], store: RunStore, workers: int, progress: bool) -> None:
+def distinguishing(plans: Sequence[Plan], chapters: Optional[dict] = None) -> dict[tuple, tuple[str, ...]]:
+    """Per chapter (the first that needs a run, ``chapters``: config -> chapters) and run kind, the config fields
+    whose values differ among ``plans`` of that chapter and kind: what tells its runs apart."""
+    values: dict[tuple, dict[str, set]] = {}
+    for p in plans:
+        for k, v in p.config.to_dict().items():
+            values.setdefault(_group(p, chapters or {}), {}).setdefault(k, set()).add(repr(v))
+    return {group: tuple(k for k, seen in fields.items() if len(seen) > 1) for group, fields in values.items()}
+
+
+def _group(p: Plan, chapters: dict) -> tuple:
+    return (next(iter(chapters.get(p.config, ())), ""), p.kind.name)
+
+
+def task_label(task: Sequence[Plan], fields: dict[tuple, tuple[str, ...]], chapters: dict) -> str:
+    """One line for a task: the chapter(s) that need it, its kind and its distinguishing settings per member."""
+    def member(p: Plan) -> str:
+        d = p.config.to_dict()
+        shown = " ".join(f"{k}={d[k]:g}" if isinstance(d[k], float) else f"{k}={d[k]}"
+                         for k in fields[_group(p, chapters)])
+        return shown or "one run"
+
+    where = sorted({c for p in task for c in chapters.get(p.config, ())})
+    head = f"{', '.join(where)}: " if where else ""
+    return f"{head}{task[0].kind.name} " + "; ".join(member(p) for p in task)
+
+
+def estimated_seconds(task: Sequence[Plan]) -> float:
+    """The run kinds' estimate of a task's time on this CPU (cost per step x steps; relative use only)."""
+    total = 0.0
+    for p in task:
+        d = p.config.to_dict()
+        total += p.kind.step_seconds(d) * d.get(p.kind.steps, 1) + 1.0  # + a second of setup per run
+    return total
+
+
+def _minutes(seconds: float) -> str:
+    return f"{seconds:.0f} s" if seconds < 90 else f"{seconds / 60:.0f} min"
+
+
+def _train_in_processes(tasks: list[list[Plan]], store: RunStore, workers: int, progress: bool,
+                        chapters: Optional[dict] = None) -> None:
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor, as_completed
 
@@ -113,13 +157,21 @@ def _train_in_processes(tasks: list[list[Plan]], store: RunStore, workers: int, 
         print(f"training {len(tasks)} missing run(s)/stack(s) in {workers} processes x {threads} thread(s) ...",
               flush=True)
     t0 = time.perf_counter()
+    fields = distinguishing([p for task in tasks for p in task], chapters)
+    estimate = {i: estimated_seconds(task) for i, task in enumerate(tasks)}
+    left = sum(estimate.values())
     with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
-        futures = [pool.submit(train_task, [p.config for p in task], str(store.root), threads, arithmetic_id())
-                   for task in tasks]
+        futures = {pool.submit(train_task, [p.config for p in task], str(store.root), threads, arithmetic_id()): i
+                   for i, task in enumerate(tasks)}
         for done, future in enumerate(as_completed(futures), 1):
-            keys = future.result()  # raises a worker's error here
+            future.result()  # raises a worker's error here
+            i, elapsed = futures[future], time.perf_counter() - t0
+            left -= estimate[i]
+            rate = elapsed / max(sum(estimate.values()) - left, 1e-9)  # seconds per estimated second, so far
+            eta = f", about {_minutes(rate * left)} left" if done < len(tasks) else ""
             if progress:
-                print(f"  [{done}/{len(tasks)}] {', '.join(keys)} ({time.perf_counter() - t0:.0f} s)", flush=True)
+                print(f"  [{done}/{len(tasks)}] {task_label(tasks[i], fields, chapters or {})} "
+                      f"({_minutes(elapsed)} in{eta})", flush=True)
 
 
 def _need_workers(workers) -> None:
