@@ -15,9 +15,11 @@ and its keyword-only ``output_path`` is papermill's ``PAPERMILL_OUTPUT_PATH`` (i
 ``papermill --inject-output-path`` and by ``scripts/rerun.py``). Any other name bound to a
 plain value (None, a bool, number, string, list or dict: what ``papermill -p`` / ``-y``
 inject) is an unknown parameter: a one-line ConfigError that lists the notebook's
-parameters, raised before anything is trained or written. Names starting with ``_``,
-IPython's own names, modules, functions, classes and other objects are the notebook's, not
-parameters. In a live kernel whose namespace already holds a :class:`Run` (the setup cell
+parameters, raised before anything is trained or written. So is any name a cell before the setup
+cell assigned (papermill's injected cell among them, read from IPython's history, not from ``In``),
+whatever it shadows: ``-p In 5``, ``-p open 1`` and ``-p _epochs 5`` are unknown parameters. Otherwise,
+names starting with ``_``, IPython's own names, modules, functions, classes and other objects in the
+namespace are the notebook's, not parameters. In a live kernel whose namespace already holds a :class:`Run` (the setup cell
 ran before, and later cells have bound their own values) the check is not repeated.
 
 Where a run writes (:func:`start`): a run whose planned runs are exactly those of the
