@@ -80,6 +80,11 @@ class RunKind:
     steps_from: str = ""
 
 
+    def seconds(self, values: dict) -> float:
+        """The estimated seconds of one run with the config fields ``values`` on the book's CPU (0: no steps field)."""
+        return self.step_seconds(values) * values[self.steps] if self.steps in values else 0.0
+
+
 KINDS: dict[type, RunKind] = {}
 
 

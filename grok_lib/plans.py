@@ -52,18 +52,13 @@ def need_run_memory(config, kind: RunKind) -> None:
 def need_run_time(config, kind: RunKind) -> None:
     """A one-line ConfigError if one run of ``config`` would take longer on this CPU than the time budget
     (its kind's cost per step times its steps), naming what sets the steps and what fits."""
-    if kind.steps not in config.to_dict():
+    values = config.to_dict()
+    if kind.steps not in values:
         return
     defaults = {f.name: f.default for f in fields(config) if f.default is not MISSING}
-    values = config.to_dict()
-    per_step = kind.step_seconds(values)
-    how = f" (about {per_step * 1e3:.2g} ms a step{'; ' + kind.steps_from if kind.steps_from else ''})"
-
-    def seconds(v: dict) -> float:
-        return kind.step_seconds(v) * v[kind.steps]
-
+    how = f" (about {kind.step_seconds(values) * 1e3:.2g} ms a step{'; ' + kind.steps_from if kind.steps_from else ''})"
     with spelled_as(kind.spelled):
-        need_time(values, seconds, (kind.steps,), reference=defaults, per_step=how)
+        need_time(values, kind.seconds, (kind.steps,), reference=defaults, per_step=how)
 
 
 def run_key(config, device: str, kind: Optional[RunKind] = None) -> str:

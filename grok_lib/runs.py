@@ -100,7 +100,7 @@ def train_missing(configs: Sequence, store: RunStore, workers: int, stack: int |
     tasks took).
     """
     _need_workers(workers)
-    _train_in_processes(missing_groups(configs, store, stack), store, workers, progress, chapters or {})
+    _train_in_processes(missing_groups(configs, store, stack), store, workers, progress, chapters)
 
 
 def distinguishing(plans: Sequence[Plan], chapters: Optional[dict] = None) -> dict[tuple, tuple[str, ...]]:
@@ -108,8 +108,9 @@ def distinguishing(plans: Sequence[Plan], chapters: Optional[dict] = None) -> di
     whose values differ among ``plans`` of that chapter and kind: what tells its runs apart."""
     values: dict[tuple, dict[str, set]] = {}
     for p in plans:
+        group = values.setdefault(_group(p, chapters or {}), {})
         for k, v in p.config.to_dict().items():
-            values.setdefault(_group(p, chapters or {}), {}).setdefault(k, set()).add(repr(v))
+            group.setdefault(k, set()).add(repr(v))
     return {group: tuple(k for k, seen in fields.items() if len(seen) > 1) for group, fields in values.items()}
 
 
@@ -132,11 +133,7 @@ def task_label(task: Sequence[Plan], fields: dict[tuple, tuple[str, ...]], chapt
 
 def estimated_seconds(task: Sequence[Plan]) -> float:
     """The run kinds' estimate of a task's time on this CPU (cost per step x steps; relative use only)."""
-    total = 0.0
-    for p in task:
-        d = p.config.to_dict()
-        total += p.kind.step_seconds(d) * d.get(p.kind.steps, 1) + 1.0  # + a second of setup per run
-    return total
+    return sum(p.kind.seconds(p.config.to_dict()) + 1.0 for p in task)  # + a second of setup per run
 
 
 def _minutes(seconds: float) -> str:
@@ -157,6 +154,7 @@ def _train_in_processes(tasks: list[list[Plan]], store: RunStore, workers: int, 
         print(f"training {len(tasks)} missing run(s)/stack(s) in {workers} processes x {threads} thread(s) ...",
               flush=True)
     t0 = time.perf_counter()
+    chapters = chapters or {}
     fields = distinguishing([p for task in tasks for p in task], chapters)
     estimate = {i: estimated_seconds(task) for i, task in enumerate(tasks)}
     left = sum(estimate.values())
@@ -170,7 +168,7 @@ def _train_in_processes(tasks: list[list[Plan]], store: RunStore, workers: int, 
             rate = elapsed / max(sum(estimate.values()) - left, 1e-9)  # seconds per estimated second, so far
             eta = f", about {_minutes(rate * left)} left" if done < len(tasks) else ""
             if progress:
-                print(f"  [{done}/{len(tasks)}] {task_label(tasks[i], fields, chapters or {})} "
+                print(f"  [{done}/{len(tasks)}] {task_label(tasks[i], fields, chapters)} "
                       f"({_minutes(elapsed)} in{eta})", flush=True)
 
 

@@ -26,6 +26,7 @@ from dataclasses import dataclass, replace
 
 from ..config import (DEVICES, ConfigError, from_dict, from_profile, need_choice, need_int, need_seeds,
                       need_list_of_numbers, need_real, spelled_as, to_dict)
+from .config import need_decay_step
 
 
 @dataclass(frozen=True)
@@ -58,9 +59,7 @@ class InitScaleConfig:
         need_real("lr", self.lr, 0.0, math.inf, lo_open=True, hi_open=True)
         need_real("beta1", self.beta1, 0.0, 1.0, lo_open=False, hi_open=True)
         need_real("beta2", self.beta2, 0.0, 1.0, lo_open=False, hi_open=True)
-        if self.lr * self.weight_decay >= 1:  # AdamW multiplies the weights by 1 - lr x weight_decay a step
-            raise ConfigError(f"weight_decay must be < 1 / lr = {1 / self.lr:.4g} (AdamW multiplies the weights by "
-                              f"1 - lr x weight_decay a step), got weight_decay={self.weight_decay!r} with lr={self.lr!r}")
+        need_decay_step(self, "AdamW multiplies the weights by 1 - lr x weight_decay a step")
         need_int("steps", self.steps, 1)
         need_int("eval_every", self.eval_every, 1)
         need_int("data_seed", self.data_seed, 0)

@@ -48,12 +48,12 @@ def _fraction(name: str, value) -> None:
     need_real(name, value, 0.0, 1.0, lo_open=True, hi_open=True)
 
 
-def need_decay_step(config) -> None:
+def need_decay_step(config, how: str = "each step multiplies the weights by 1 - lr x weight_decay") -> None:
     """GD (and AdamW) shrink every weight by 1 - lr x weight_decay a step: at or above 1 the decay alone flips or
     blows up the weights, so the run is not the paper's gradient flow and the loss leaves float64."""
     if config.lr * config.weight_decay >= 1:
-        raise ConfigError(f"weight_decay must be < 1 / lr = {1 / config.lr:.4g} (each step multiplies the weights by "
-                          f"1 - lr x weight_decay), got weight_decay={config.weight_decay!r} with lr={config.lr!r}")
+        raise ConfigError(f"weight_decay must be < 1 / lr = {1 / config.lr:.4g} ({how}), "
+                          f"got weight_decay={config.weight_decay!r} with lr={config.lr!r}")
 
 
 def _flag(name: str, value) -> None:
