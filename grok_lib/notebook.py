@@ -36,7 +36,9 @@ from __future__ import annotations
 import ast
 import contextlib
 import inspect
+import sys
 import tempfile
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Mapping, Optional, Sequence
@@ -274,7 +276,14 @@ def start(profile: str, given: dict, configs: Runs, committed: Runs, output_path
         check_write(output, "this run's figures and claims")  # before anything is trained
         print(f"These settings are not the committed ones: this run's figures and claims go to {output}/ "
               f"(book/claims and figures/ are not touched).")
+    trained = len({p.key for p in plans if not store.has(p.key)})
+    t0 = time.perf_counter()
     histories = run_all(plans, store)
+    if output is not None:  # a rerun keeps, in its executed notebook, what it trained (the book's build trains first)
+        runs = len({p.key for p in plans})
+        sys.stderr.flush()  # the progress bars' last line first
+        print(f"This run: {runs} run(s), {trained} trained now ({time.perf_counter() - t0:.0f} s), "
+              f"{runs - trained} read from the run store {store.root}.")
     return Run(profile, dict(given), configs, histories, output=output, committed_settings=is_committed,
                book_settings=book_settings, devices=tuple(sorted({p.device for p in plans})),
                groups=shaped(groups, histories) if groups else {}, group_configs=groups)

@@ -54,6 +54,10 @@ def run_all(configs: Sequence, store: Optional[RunStore] = None, progress: bool 
     if missing:
         store.check(writable=True)
         todo = largest_first(groups(missing, stack))
+        if progress:
+            print(f"{len(missing)} of {len(unique)} run(s) are not in the run store: training them "
+                  f"(about {_minutes(sum(estimated_seconds(g) for g in todo))} on one core of the book's CPU) ...",
+                  flush=True)
         if workers > 1 and len(todo) > 1:
             _train_in_processes(todo, store, workers, progress)
             for p in missing:

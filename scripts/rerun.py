@@ -98,12 +98,14 @@ def parse(argv: list[str]) -> tuple[Path, Path, dict]:
 def main(argv: list[str]) -> int:
     import papermill as pm
 
+    from grok_lib.execution import execute
+
     notebook, output, params = parse(argv)
     output.parent.mkdir(parents=True, exist_ok=True)
     print(f"executing {notebook} with {params or 'its default parameters'} into {output} ...", flush=True)
     try:
-        pm.execute_notebook(str(notebook), str(output), parameters=params | {"PAPERMILL_OUTPUT_PATH": str(output)},
-                            kernel_name="python3", progress_bar=False)
+        # echo: what the notebook prints (its progress bars while it trains) reaches this console as it arrives
+        execute(notebook, output, parameters=params | {"PAPERMILL_OUTPUT_PATH": str(output)}, echo=True)
     except pm.PapermillExecutionError as err:
         print(f"rerun: {notebook.name} stopped: {err.ename}: {err.evalue} (the executed copy is {output})",
               file=sys.stderr)

@@ -30,12 +30,12 @@ import hashlib
 import json
 
 import grok_lib  # noqa: F401  first: it pins the arithmetic before numpy and torch load (grok_lib/arithmetic.py)
-import papermill as pm
 
 from grok_lib import figure_numbers, paths
 from grok_lib.arithmetic import arithmetic_id
 from grok_lib.claims import RECORDS
 from grok_lib.envelope_verdicts import measured_variants
+from grok_lib.execution import execute
 from grok_lib.recorded import RECORDED
 from grok_lib.code_version import library_hash
 from grok_lib.provenance import load_manifest
@@ -88,7 +88,7 @@ def execute_in_place(path: Path) -> float:
     # taken before the kernel starts: a library edited while it runs must not be stamped as what it ran
     before = fingerprint(path)
     try:
-        pm.execute_notebook(str(path), str(tmp), cwd=str(path.parent), kernel_name="python3", progress_bar=False, log_output=True)
+        execute(path, tmp, cwd=path.parent)  # quiet: the build prints one line per notebook
         nb = json.loads(tmp.read_text())
         nb["metadata"][FINGERPRINT] = before
         tmp.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + "\n")

@@ -36,3 +36,69 @@ def test_the_training_step_prints_a_readable_line_with_the_time_left(tmp_path, c
     assert re.match(r"  \[1/2\] paper_a/deep_linear_clocks: paper_a.deep_linear .*\(\d+ s in, about \d+ s left\)$",
                     lines[1]), lines[1]
     assert re.match(r"  \[2/2\] .*\(\d+ s in\)$", lines[2]), lines[2]
+
+
+def _notebook(path, *cells, parameters=None):
+    """A small notebook: an optional ``parameters`` cell, then code cells."""
+    import nbformat
+
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    if parameters is not None:
+        nb.cells.append(nbformat.v4.new_code_cell(parameters, metadata={"tags": ["parameters"]}))
+    nb.cells += [nbformat.v4.new_code_cell(c) for c in cells]
+    nbformat.write(nb, str(path))
+    return path
+
+
+def _run(*argv, cwd=None):
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    return subprocess.run([sys.executable, *argv], capture_output=True, text=True, cwd=cwd or root)
+
+
+@pytest.mark.notebook
+def test_a_build_prints_one_line_per_notebook_and_nothing_of_the_kernels_own_log(tmp_path):
+    """No "Kernel is running over TCP without encryption", no "KeyboardInterrupt caught in kernel" (jupyter_client
+    interrupts a kernel before it shuts it down): the kernel's log goes to a file, shown only on failure."""
+    import json
+
+    nbs = [_notebook(tmp_path / f"n{i}.ipynb", f"print('cell output {i}')") for i in (1, 2)]
+    done = _run("scripts/run_notebooks.py", *map(str, nbs), "--force", "--jobs", "2")
+    console = done.stdout + done.stderr
+    assert done.returncode == 0, console
+    assert "TCP" not in console and "KeyboardInterrupt" not in console and "WARNING" not in console, console
+    assert re.search(r"n1\.ipynb done in \d+ s", console) and re.search(r"n2\.ipynb done in \d+ s", console), console
+    assert "cell output" not in console  # the build is quiet; the outputs are in the notebooks
+    outputs = json.loads(nbs[0].read_text())["cells"][0]["outputs"]
+    assert outputs[0]["text"] == ["cell output 1\n"]
+
+
+@pytest.mark.notebook
+def test_a_failing_notebook_shows_the_error_and_the_kernels_log(tmp_path):
+    nb = _notebook(tmp_path / "bad.ipynb", "raise ValueError('broken on purpose')")
+    before = nb.read_text()
+    done = _run("scripts/run_notebooks.py", str(nb), "--force")
+    assert done.returncode != 0
+    assert "broken on purpose" in done.stdout + done.stderr
+    assert "the kernel's log" in done.stderr
+    assert nb.read_text() == before  # the committed notebook is untouched
+
+
+@pytest.mark.notebook
+def test_a_rerun_echoes_what_the_notebook_prints_and_no_papermill_warning_about_the_output_path(tmp_path):
+    """The output path is injected on purpose (PAPERMILL_OUTPUT_PATH, read by grok_lib.notebook): papermill's
+    "Passed unknown parameter" line for it would contradict the docs (an unknown name is an error)."""
+    nb = _notebook(tmp_path / "p.ipynb", "import sys; print('training', n); print('a bar', file=sys.stderr)",
+                   parameters="n = 1\n")
+    code = ("import sys; from pathlib import Path; from grok_lib.execution import execute; "
+            f"execute(Path({str(nb)!r}), Path({str(tmp_path / 'out.ipynb')!r}), "
+            f"parameters={{'n': 3, 'PAPERMILL_OUTPUT_PATH': 'x.ipynb'}}, echo=True)")
+    done = _run("-c", code)
+    assert done.returncode == 0, done.stderr
+    assert "training 3" in done.stdout and "a bar" in done.stderr
+    assert "unknown parameter" not in done.stdout + done.stderr
+    assert "TCP" not in done.stdout + done.stderr
