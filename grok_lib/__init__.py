@@ -15,6 +15,7 @@ read a part's modules by name):
 - :mod:`grok_lib.guard`           the book's folders, refused to every write but the committed build's
 - :mod:`grok_lib.distributed`     sweeps trained by the workers of a Dask cluster
 - :mod:`grok_lib.notebook`        what a notebook holds after its one setup call
+- :mod:`grok_lib.execution`       executing a notebook with papermill, the kernel's own log kept off the console
 - :mod:`grok_lib.chapters`        the chapters as each part declares them, and every list derived from them
 - :mod:`grok_lib.clocks`          generic clocks: first crossings, T_cls, the grokking epoch
 - :mod:`grok_lib.fits`            least-squares line and power-law fits with uncertainties
@@ -30,6 +31,7 @@ read a part's modules by name):
 - :mod:`grok_lib.tables`          tables for notebook output (Markdown for the book, fixed-width text)
 - :mod:`grok_lib.display`         figures, tables and verdicts as the book shows them (Markdown)
 - :mod:`grok_lib.figure_files`    a saved figure's files: made legible, PNG, SVG and its plotted data, shipped
+- :mod:`grok_lib.overlay`         a rerun's figure drawn over the book's (the book's curves in grey beneath)
 - :mod:`grok_lib.landing`         the landing page's generated findings, figure gallery and results tables
 - :mod:`grok_lib.findings`        the findings box at the top of every chapter and part page
 - :mod:`grok_lib.interactive`     the book's interactive figures: Plotly versions drawn from the figures' data files

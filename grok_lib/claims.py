@@ -41,6 +41,9 @@ def registry(claims: Sequence[Claim]) -> dict[str, Claim]:
 #: at other settings (Paper A: the paper's settings, from recorded runs; the spread over seeds):
 #: ``<source>@<setting>.json``, each row with its ``setting``; the claims report shows them as columns.
 DEFAULT_SETTING = "default"
+#: The settings whose runs are the book's recorded sets, whatever a notebook's parameters (the paper's settings, the
+#: further seeds): a rerun shows their verdicts but does not record them as its own.
+RECORDED_SETTINGS = ("paper", "paper_ordered", "seeds")
 
 
 def headlines(records: Sequence[dict]) -> dict[str, dict]:
@@ -58,7 +61,7 @@ def headlines(records: Sequence[dict]) -> dict[str, dict]:
     return out
 
 
-def record(result: Result, source: str, setting: str = DEFAULT_SETTING) -> dict:
+def record(result: Result, source: str, setting: str = DEFAULT_SETTING, given: str = "") -> dict:
     """A result as its record: the claim's declaration (kind, where the paper says it, the statement, quantity,
     threshold and grid), the regime check, the measured text and draws, the verdict (and its word for the
     claim's kind), and where and at which setting it was judged."""
@@ -71,6 +74,10 @@ def record(result: Result, source: str, setting: str = DEFAULT_SETTING) -> dict:
            "draws": [{"seed": d.seed, "point": list(d.point), "members": list(d.members), "values": [None if math.isnan(v) else v for v in d.values]}
                      for d in result.draws],
            "source": source, "setting": setting}
+    if given:  # a rerun's record: judged on the parameters it was given, not the book's
+        row["setting"] = "your parameters" if setting == DEFAULT_SETTING else f"{setting}, your parameters"
+        row["parameters"] = given
+        row["measured"] = f"On your run ({given}): {row['measured']}"
     if result.verdict_here:
         row["verdict_here"] = result.verdict_here
     if result.too_tight:
@@ -79,17 +86,17 @@ def record(result: Result, source: str, setting: str = DEFAULT_SETTING) -> dict:
 
 
 def save_records(results: Sequence[Result], source: str, folder: Path = RECORDS,
-                 setting: str = DEFAULT_SETTING) -> Path:
+                 setting: str = DEFAULT_SETTING, given: str = "") -> Path:
     """Record a notebook's claim results as ``folder/<source>.json`` (``<source>@<setting>.json`` for
     another setting; written atomically) and return the path; ``source`` is the notebook's path
     under ``notebooks/`` without the suffix.
 
     ``folder`` is :data:`RECORDS` (what the claims report reads) only for a run of the
     committed settings; :class:`grok_lib.notebook.Run` sends every other run's records to
-    its own output folder.
+    its own output folder, with ``given``: the parameters it was given (its records say so).
     """
     path = Path(folder) / (f"{source}.json" if setting == DEFAULT_SETTING else f"{source}@{setting}.json")
-    rows = [record(r, source, setting) for r in results]
+    rows = [record(r, source, setting, given) for r in results]
     atomic_write(path, (json.dumps(rows, indent=1, ensure_ascii=False, allow_nan=False) + "\n").encode())
     return path
 

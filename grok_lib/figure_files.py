@@ -14,6 +14,7 @@ from typing import Optional
 
 from . import paths, tables
 from .atomic import atomic_write
+from .overlay import BOOK_GID
 
 #: The smallest font size, in CSS pixels, of any text of a figure where the book shows it at 1280 px.
 TARGET_PX = 11.5
@@ -105,7 +106,7 @@ def axes_data(fig) -> list[dict]:
         series = []
         for line in ax.get_lines():
             xy = line.get_xydata()
-            if len(xy) == 0:
+            if len(xy) == 0 or line.get_gid() == BOOK_GID:  # the book's curves beneath a rerun's: not its data
                 continue
             entry = {"mark": "line", "label": _label(line), "x": _nums(xy[:, 0]), "y": _nums(xy[:, 1])}
             if line.get_transform() != ax.transData:
@@ -114,7 +115,7 @@ def axes_data(fig) -> list[dict]:
                 entry["axes_fraction"] = "y" if x_data else "x"  # axvline: y is the fraction; axhline: x
             series.append(entry | _line_style(line))
         for coll in ax.collections:
-            if isinstance(coll, PathCollection) and len(coll.get_offsets()):
+            if isinstance(coll, PathCollection) and len(coll.get_offsets()) and coll.get_gid() != BOOK_GID:
                 off = coll.get_offsets()
                 series.append({"mark": "points", "label": _label(coll), "x": _nums(off[:, 0]), "y": _nums(off[:, 1]),
                                "color": _colours(coll.get_facecolor())})

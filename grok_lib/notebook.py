@@ -36,6 +36,7 @@ from __future__ import annotations
 import ast
 import contextlib
 import inspect
+import json
 import sys
 import tempfile
 import time
@@ -43,9 +44,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Mapping, Optional, Sequence
 
-from . import arithmetic
+from . import arithmetic, overlay, paths
 from .chapters import Runs, flat, shaped
-from .claims import DEFAULT_SETTING, Result, format_results, save_records
+from .claims import DEFAULT_SETTING, RECORDED_SETTINGS, Result, format_results, save_records
 from .envelope_verdicts import across_arithmetic
 from .guard import book_writes, check_write
 from .config import ConfigError
@@ -113,12 +114,31 @@ class Run:
         from . import chapters, style
 
         declared = chapters.figures()[name][1]
+        if declared.sets and not self.committed:  # recorded runs: the book's figure, whatever this run's parameters
+            return self.books_figure(name)
         args = chapters.inputs(declared, self.groups or self.histories)
         style.use_house_style()
         fig = declared.draw(*args)
-        # the book's run also writes the figure's key numbers into its data file: what the figure-number tests compare
-        numbers = declared.numbers(*args) if self.committed else None
-        return self.saved_figure(fig, name, interactive=declared.interactive, numbers=numbers)
+        # the figure's key numbers go into its data file (the book's run: what the figure-number tests compare)
+        return self.saved_figure(fig, name, interactive=declared.interactive, numbers=declared.numbers(*args))
+
+    def given(self) -> str:
+        """The parameters this run was given (those not left to its profile), as a rerun's titles and records
+        state them: ``profile='ci', weight_decays=[0.3, 1.5]``."""
+        shown = {k: v for k, v in self.parameters.items() if v is not None and k != "output_path"}
+        return ", ".join(f"{k}={v!r}" for k, v in shown.items())
+
+    def books_figure(self, name: str):
+        """Figure ``name`` as the book shows it (its committed files, not redrawn, not copied): a figure of
+        recorded runs in a rerun, which the rerun's parameters do not change."""
+        from . import display, figure_files, provenance
+
+        files = {suffix: paths.figure_path(name, f".{suffix}", figure_files.SHIPPED) for suffix in ("png", "svg", "json")}
+        files["layout"] = json.loads(files["json"].read_text())["layout"]
+        return display.FigureView(name, provenance.load_manifest()[name]["title"], files, None,
+                                  provenance.stamp(name, {}, ()),
+                                  note="(the book's figure, from its recorded runs: your parameters do not change it, "
+                                       "so it is not saved with your run)")
 
     def saved_figure(self, fig, name: str, interactive: bool = False, numbers=None):
         """Save the drawn figure ``name`` legibly (PNG, SVG and its plotted data as JSON) and return it for
@@ -133,6 +153,10 @@ class Run:
 
         entry = provenance.load_manifest()[name]
         title = entry["title"]
+        if self.output is not None:  # a rerun: its title says what it ran, and its figure may lie over the book's
+            title = f"{title} (your run: {self.given()})"
+            if overlay.requested() and overlay.draw_book_beneath(fig, name):
+                title += "; grey: the book's run"
         if self.output is None:
             with book_writes() if self.committed else contextlib.nullcontext():  # else refused: not the book's run
                 files = figure_files.ship(figure_files.save_figure_files(fig, name, title, numbers=numbers), name)
@@ -171,8 +195,10 @@ class Run:
         if self.output is None:  # a Run built without start(), not the default profile
             return (f"{text}\n(claims of the {self.profile!r} profile are not recorded; "
                     f"the report shows the default profile's)")
-        path = save_records(results, source, self.output / "claims", setting=setting)
-        return f"{text}\n(recorded in {path}; book/claims is not touched)"
+        if setting in RECORDED_SETTINGS:  # the book's recorded runs: the same verdicts whatever this run's parameters
+            return f"{text}\n(the book's verdicts on its recorded runs: not recorded with your run)"
+        path = save_records(results, source, self.output / "claims", setting=setting, given=self.given())
+        return f"{text}\n(judged on your run: {self.given()}; recorded in {path}; book/claims is not touched)"
 
 
 def parameters(namespace: dict, setup) -> dict:

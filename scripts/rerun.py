@@ -3,7 +3,7 @@
     .venv/bin/python scripts/rerun.py NOTEBOOK OUTPUT.ipynb [-p NAME VALUE]... [-y YAML]...
 
     .venv/bin/python scripts/rerun.py notebooks/paper_a/fig1_loss_curves.ipynb /tmp/fig1.ipynb -p train_frac 0.3 -p epochs 12000
-    .venv/bin/python scripts/rerun.py notebooks/paper_a/fig1_loss_curves.ipynb /tmp/fig1.ipynb -y "weight_decays: [0.5, 1.5]"
+    .venv/bin/python scripts/rerun.py notebooks/paper_a/fig1_loss_curves.ipynb /tmp/fig1.ipynb -y "weight_decays: [0.5, 1.5]" --over-book
 
 What it adds to plain papermill, before any kernel starts: every parameter name is checked
 against the notebook's parameters cell (an unknown name is an error that lists them), the
@@ -15,6 +15,12 @@ whose settings are not the committed ones writes its figures and claims beside i
 ``OUTPUT_outputs/``. ``-p`` values are typed as papermill types them (int, float, True /
 False / None, else a string); lists go through ``-y`` (YAML). The notebook itself checks
 the values (one-line ConfigError naming the parameter) before anything is trained.
+
+What the rerun writes is yours: its figures' titles and its claim records state the parameters it was given
+(records: ``"setting": "your parameters"``, ``"parameters"``), its figures' data files carry their key numbers,
+and what does not depend on them (figures and verdicts of the book's recorded runs) is shown as the book's and
+not saved with it. ``--over-book`` draws each figure over the book's own: the book's curves in grey beneath yours.
+What the notebook prints (the progress bars while it trains) reaches this console as it arrives.
 """
 
 from __future__ import annotations
@@ -22,10 +28,12 @@ from __future__ import annotations
 import argparse
 import ast
 import json
+import os
 import sys
 from pathlib import Path
 
 import grok_lib  # noqa: F401  first: it pins the arithmetic for this process and the kernel it starts
+from grok_lib import overlay
 
 ROOT = Path(__file__).resolve().parent.parent
 #: Folders of the committed book (and what builds it): a rerun never writes there. The claims report
@@ -59,8 +67,9 @@ def typed(value: str):
     return value
 
 
-def parse(argv: list[str]) -> tuple[Path, Path, dict]:
-    """(notebook, output, parameters) from the command line; SystemExit(2) with a one-line message on misuse."""
+def parse(argv: list[str]) -> tuple[Path, Path, dict, bool]:
+    """(notebook, output, parameters, over_book) from the command line; SystemExit(2) with a one-line message on
+    misuse."""
     import yaml
 
     ap = argparse.ArgumentParser(description="Rerun a notebook with your own parameters (see the README).")
@@ -69,6 +78,8 @@ def parse(argv: list[str]) -> tuple[Path, Path, dict]:
     ap.add_argument("-p", "--parameter", nargs=2, action="append", default=[], metavar=("NAME", "VALUE"))
     ap.add_argument("-y", "--yaml", action="append", default=[], metavar="YAML",
                     help='e.g. "weight_decays: [0.5, 1.5]"')
+    ap.add_argument("--over-book", action="store_true",
+                    help="draw each figure over the book's own (the book's curves in grey beneath yours)")
     args = ap.parse_args(argv)
     if args.notebook.suffix != ".ipynb" or not args.notebook.is_file():
         ap.error(f"{args.notebook} is not an existing .ipynb file")
@@ -92,7 +103,7 @@ def parse(argv: list[str]) -> tuple[Path, Path, dict]:
     unknown = [name for name in params if name not in known]
     if unknown:
         ap.error(f"unknown parameter(s) {', '.join(unknown)}: {args.notebook.name}'s parameters are {', '.join(known)}")
-    return args.notebook, output, params
+    return args.notebook, output, params, args.over_book
 
 
 def main(argv: list[str]) -> int:
@@ -100,7 +111,9 @@ def main(argv: list[str]) -> int:
 
     from grok_lib.execution import execute
 
-    notebook, output, params = parse(argv)
+    notebook, output, params, over_book = parse(argv)
+    if over_book:  # read by grok_lib.overlay in the kernel, which inherits this environment
+        os.environ[overlay.ENV] = "1"
     output.parent.mkdir(parents=True, exist_ok=True)
     print(f"executing {notebook} with {params or 'its default parameters'} into {output} ...", flush=True)
     try:

@@ -120,7 +120,7 @@ def test_the_rerun_script_knows_every_parameter_of_the_notebook(nb, tmp_path):
     declared = parameter_names(nb)
     rerun = _rerun_module()
     assert rerun.parameter_names(nb) == declared
-    _, _, params = rerun.parse([str(nb), str(tmp_path / "o.ipynb")] + [a for n in declared for a in ("-p", n, "None")])
+    _, _, params, _ = rerun.parse([str(nb), str(tmp_path / "o.ipynb")] + [a for n in declared for a in ("-p", n, "None")])
     assert list(params) == declared
 
 
@@ -194,13 +194,26 @@ def test_the_committed_settings_in_other_arithmetic_do_not_write_the_book(tmp_pa
 def test_the_rerun_script_runs_a_notebook_into_its_own_folder(tmp_path, book_unchanged):
     out = tmp_path / "rerun" / "fig1.ipynb"
     proc = subprocess.run([sys.executable, str(ROOT / "scripts" / "rerun.py"), str(FIG1), str(out), "-p", "profile",
-                           "ci", "-p", "epochs", "4", "-y", "weight_decays: [0.6, 1.0]"],
+                           "ci", "-p", "epochs", "4", "-y", "weight_decays: [0.6, 1.0]", "--over-book"],
                           capture_output=True, text=True, env=os.environ | {"OMP_NUM_THREADS": "1"})
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert (tmp_path / "rerun" / "fig1_outputs" / "claims" / "paper_a" / "fig1_loss_curves.json").exists()
-    assert (tmp_path / "rerun" / "fig1_outputs" / "figures" / "paper_a" / "fig1_loss_curves.png").exists()
+    assert "This run: 2 run(s)" in proc.stdout  # echoed from the notebook as it ran, and kept in it
     executed = json.loads(out.read_text())
     assert not [o for c in executed["cells"] for o in c.get("outputs", []) if o.get("output_type") == "error"]
+    assert "This run: 2 run(s)" in json.dumps(executed)
+    # what it wrote is its own: the figures and records of the book's recorded runs stay out
+    outputs = tmp_path / "rerun" / "fig1_outputs"
+    assert sorted(p.relative_to(outputs).as_posix() for p in outputs.rglob("*") if p.is_file()) == [
+        "claims/paper_a/fig1_loss_curves.json", *(f"figures/paper_a/fig1_loss_curves.{s}" for s in ("json", "png", "svg"))]
+    given = "profile='ci', weight_decays=[0.6, 1.0], epochs=4"
+    records = json.loads((outputs / "claims" / "paper_a" / "fig1_loss_curves.json").read_text())
+    assert {r["setting"] for r in records} == {"your parameters"} and {r["parameters"] for r in records} == {given}
+    assert all(r["measured"].startswith(f"On your run ({given}): ") for r in records)
+    data = json.loads((outputs / "figures" / "paper_a" / "fig1_loss_curves.json").read_text())
+    assert data["title"].endswith(f"(your run: {given}); grey: the book's run")
+    assert data["numbers"] and all(k.startswith(("wd=0.6/", "wd=1/", "wd=1.0/")) for k in data["numbers"])
+    assert 'id="the-books-run' in (outputs / "figures" / "paper_a" / "fig1_loss_curves.svg").read_text()
+    assert all(s["label"] != "_book" for panel in data["panels"] for s in panel["series"])
 
 
 @pytest.mark.parametrize("args,message", [

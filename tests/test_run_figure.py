@@ -1,6 +1,6 @@
 """Run.figure draws a figure as its chapter declares it, from the right inputs: the run's named groups where it has
-them, else its list of histories, and a figure of recorded sets from those sets; only the book's run (the committed
-settings) computes the figure's key numbers for its data file. The declaration and the saving are stand-ins here:
+them, else its list of histories, and a figure of recorded sets from those sets (a rerun shows the book's figure of
+recorded sets instead: its parameters do not change it); every run computes the figure's key numbers for its data file. The declaration and the saving are stand-ins here:
 what is tested is the choice of inputs (tests/test_figure_images.py draws the real declarations)."""
 
 from types import SimpleNamespace
@@ -33,23 +33,32 @@ def declare(monkeypatch):
 def test_a_run_with_named_groups_draws_from_its_groups(declare):
     calls, saved = declare()
     Run("default", {}, [], histories=["a", "b"], groups={"alpha": ["a"], "weight_decay": ["a", "b"]}).figure("paper_x/f")
-    assert calls == [("draw", ({"alpha": ["a"], "weight_decay": ["a", "b"]},))]
-    assert saved == [("the drawn figure", "paper_x/f", None)]  # not the book's run: no numbers
+    groups = {"alpha": ["a"], "weight_decay": ["a", "b"]}
+    assert calls == [("draw", (groups,)), ("numbers", (groups,))]
+    assert saved == [("the drawn figure", "paper_x/f", {"v": 1.0})]
 
 
 def test_a_run_without_groups_draws_from_its_list(declare):
     calls, _ = declare()
     Run("default", {}, [], histories=["a", "b"]).figure("paper_x/f")
-    assert calls == [("draw", (["a", "b"],))]
+    assert calls == [("draw", (["a", "b"],)), ("numbers", (["a", "b"],))]
 
 
 def test_a_figure_of_recorded_sets_draws_from_the_sets(declare):
     calls, _ = declare(sets=("one", "two"))
-    Run("default", {}, [], histories=["a"]).figure("paper_x/f")
-    assert calls == [("draw", (["history of one"], ["history of two"]))]
+    Run("default", {}, [], histories=["a"], committed_settings=True).figure("paper_x/f")
+    sets = (["history of one"], ["history of two"])
+    assert calls == [("draw", sets), ("numbers", sets)]
 
 
-def test_only_the_books_run_computes_the_key_numbers_from_the_same_inputs(declare):
+def test_a_rerun_shows_the_books_figure_of_recorded_sets_without_drawing_or_saving_it(declare, monkeypatch):
+    calls, saved = declare(sets=("one", "two"))
+    monkeypatch.setattr(Run, "books_figure", lambda self, name: f"the book's {name}")
+    assert Run("default", {}, [], histories=["a"]).figure("paper_x/f") == "the book's paper_x/f"
+    assert calls == [] and saved == []
+
+
+def test_the_books_run_computes_the_key_numbers_from_the_same_inputs(declare):
     calls, saved = declare()
     Run("default", {}, [], histories=["a"], committed_settings=True).figure("paper_x/f")
     assert calls == [("draw", (["a"],)), ("numbers", (["a"],))]
