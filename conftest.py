@@ -28,6 +28,11 @@ def pytest_report_header(config):
             f"else within the measured envelope: book/envelope.json)"]
 
 
+def pytest_terminal_summary(terminalreporter):
+    """The tier again at the end, where ``-q`` (``make test-quick``) still prints it: the header is not shown there."""
+    terminalreporter.write_line(f"comparison tier: {arithmetic.tier()} (arithmetic id {arithmetic.describe()['id']})")
+
+
 def pytest_configure(config):
     for lane, what in LANES.items():
         config.addinivalue_line("markers", f"{lane}: {what}")
