@@ -14,6 +14,9 @@ from .history import History, stamped
 from .plans import Plan, groups, largest_first, plan, raise_if_diverged
 from .store import RunStore
 
+#: While no task finishes, the training step says what is running this often (a book's largest runs take minutes).
+HEARTBEAT_SECONDS = 60.0
+
 
 def missing_groups(configs: Sequence, store: RunStore, stack: int | str = "auto") -> list[list[Plan]]:
     """The groups to train so that every config (or plan) of ``configs`` is in ``store``
@@ -147,7 +150,7 @@ def _minutes(seconds: float) -> str:
 def _train_in_processes(tasks: list[list[Plan]], store: RunStore, workers: int, progress: bool,
                         chapters: Optional[dict] = None) -> None:
     import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor, as_completed
+    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
     if not tasks:
         return
@@ -165,15 +168,25 @@ def _train_in_processes(tasks: list[list[Plan]], store: RunStore, workers: int, 
     with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
         futures = {pool.submit(train_task, [p.config for p in task], str(store.root), threads, arithmetic_id()): i
                    for i, task in enumerate(tasks)}
-        for done, future in enumerate(as_completed(futures), 1):
-            future.result()  # raises a worker's error here
-            i, elapsed = futures[future], time.perf_counter() - t0
-            left -= estimate[i]
-            rate = elapsed / max(sum(estimate.values()) - left, 1e-9)  # seconds per estimated second, so far
-            eta = f", about {_minutes(rate * left)} left" if done < len(tasks) else ""
-            if progress:
-                print(f"  [{done}/{len(tasks)}] {task_label(tasks[i], fields, chapters)} "
-                      f"({_minutes(elapsed)} in{eta})", flush=True)
+        pending, done = set(futures), 0
+        while pending:
+            finished, pending = wait(pending, timeout=HEARTBEAT_SECONDS, return_when=FIRST_COMPLETED)
+            elapsed = time.perf_counter() - t0
+            if not finished:  # the largest tasks come first and take minutes: say what is running meanwhile
+                running = [task_label(tasks[futures[f]], fields, chapters) for f in pending if f.running()]
+                if progress:
+                    print(f"  ... {_minutes(elapsed)} in, {done}/{len(tasks)} done; training: "
+                          f"{' | '.join(running[:workers]) or 'starting'}", flush=True)
+                continue
+            for future in finished:
+                future.result()  # raises a worker's error here
+                i, done = futures[future], done + 1
+                left -= estimate[i]
+                rate = elapsed / max(sum(estimate.values()) - left, 1e-9)  # seconds per estimated second, so far
+                eta = f", about {_minutes(rate * left)} left" if done < len(tasks) else ""
+                if progress:
+                    print(f"  [{done}/{len(tasks)}] {task_label(tasks[i], fields, chapters)} "
+                          f"({_minutes(elapsed)} in{eta})", flush=True)
 
 
 def _need_workers(workers) -> None:

@@ -102,3 +102,19 @@ def test_a_rerun_echoes_what_the_notebook_prints_and_no_papermill_warning_about_
     assert "training 3" in done.stdout and "a bar" in done.stderr
     assert "unknown parameter" not in done.stdout + done.stderr
     assert "TCP" not in done.stdout + done.stderr
+
+
+@pytest.mark.train
+def test_while_no_run_finishes_the_training_step_says_what_is_running(tmp_path, capsys, monkeypatch):
+    """The largest runs come first and take minutes: a build is never silent for longer than the heartbeat."""
+    from grok_lib import runs
+
+    monkeypatch.setattr(runs, "HEARTBEAT_SECONDS", 0.05)
+    configs = chapters.book_configs("ci", "paper_a")
+    dln = [plan(c) for c in configs if type(c).__name__ == "DeepLinearConfig"][:1]
+    _train_in_processes([[p] for p in dln], RunStore(tmp_path / "runs"), 1, True,
+                        chapters.book_chapters("ci", "paper_a"))
+    lines = capsys.readouterr().out.splitlines()
+    beats = [line for line in lines if line.startswith("  ... ")]
+    assert beats and re.match(r"  \.\.\. \d+ s in, 0/1 done; training: (paper_a/deep_linear_clocks: |starting)", beats[0])
+    assert lines[-1].startswith("  [1/1] ")
