@@ -31,6 +31,7 @@ import threading
 import time
 from pathlib import Path
 
+from grok_lib import arithmetic
 from grok_lib.arithmetic import arithmetic_id
 from grok_lib.chapters import book_chapters, book_configs, chapter, chapters, flat
 from grok_lib.config import ConfigError
@@ -118,6 +119,9 @@ def check_workers(client, root: str) -> int:
                          f"repository's environment (.venv, or grok_lib installed)") from None
     ours = arithmetic_id()
     other = {w: a for w, (a, _) in facts.items() if a != ours}
+    if other and not arithmetic_id().startswith("pinned-") and arithmetic.mode() == "pinned":
+        raise SystemExit(f"sweep_on_dask.py: error: this process computes in other arithmetic ({ours}), not the "
+                         f"pinned one: was numpy or torch loaded before grok_lib?")
     if other:
         w, a = next(iter(other.items()))
         raise SystemExit(f"sweep_on_dask.py: error: {len(other)} of {len(facts)} worker(s) compute in other arithmetic "
