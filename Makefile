@@ -83,6 +83,23 @@ test-part:
 baselines: test-env
 	$(PY) scripts/make_baselines.py
 
+# Sweeps on a Dask cluster (DEVELOPING.md, "On a cluster (Dask)"): cluster-env adds the cluster extra (Dask
+# distributed, dask-jobqueue), pinned in requirements-cluster.lock, to the book's environment; sweep-on-dask then
+# trains a chapter's runs on a cluster with scripts/sweep_on_dask.py, SWEEP_ARGS its options, e.g.
+#   make sweep-on-dask SWEEP_ARGS="--profile ci --workers 2"                 (a LocalCluster on this machine)
+#   make sweep-on-dask SWEEP_ARGS="--scheduler tcp://host:8786 --store /shared/grok-store"   (a running cluster)
+.PHONY: cluster-env sweep-on-dask
+SWEEP_ARGS ?=
+
+cluster-env: $(VENV)/.cluster-installed
+
+$(VENV)/.cluster-installed: $(VENV)/.book-installed requirements-cluster.lock
+	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements-cluster.lock
+	touch $@
+
+sweep-on-dask: cluster-env
+	$(PY) scripts/sweep_on_dask.py $(SWEEP_ARGS)
+
 # Regenerate the lock files and environment.yml from the loose ranges in pyproject.toml.
 lock:
 	bash scripts/lock.sh

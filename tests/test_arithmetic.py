@@ -16,7 +16,7 @@ from grok_lib.plans import run_key
 
 ROOT = Path(__file__).resolve().parent.parent
 ENVELOPE = paths.ENVELOPE
-NUMERIC = {"numpy", "torch", "matplotlib", "papermill", "scipy"}
+NUMERIC = {"numpy", "torch", "matplotlib", "papermill", "scipy", "dask", "distributed", "dask_jobqueue"}  # Dask loads numpy
 #: Where the pinned kernels cannot run (no AVX2, ARM) nothing is pinned and this machine is in the envelope tier.
 needs_pins = pytest.mark.skipif(not arithmetic.can_pin(), reason="this CPU cannot run the pinned kernels (AVX2 and FMA)")
 

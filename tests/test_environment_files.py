@@ -37,3 +37,13 @@ def test_key_packages_are_pinned():
     assert lock["jupyter-book"].startswith("1.")
     for name in ("papermill", "nbval", "matplotlib", "numpy", "pytest", "tqdm"):
         assert name in lock, name
+
+
+def test_the_cluster_lock_pins_the_cluster_extra_as_the_test_lock_does():
+    """`make cluster-env` installs requirements-cluster.lock (the cluster extra: Dask distributed and dask-jobqueue)
+    on top of requirements.lock: the same versions as the test environment's, none of the runtime's repeated."""
+    cluster = pins(ROOT / "requirements-cluster.lock")
+    assert {"distributed", "dask", "dask-jobqueue"} <= set(cluster)
+    test = pins(ROOT / "requirements-test.lock")
+    assert {name: test.get(name) for name in cluster} == cluster
+    assert not set(cluster) & set(pins(ROOT / "requirements.lock"))
