@@ -16,6 +16,7 @@ read a part's modules by name):
 - :mod:`grok_lib.distributed`     sweeps trained by the workers of a Dask cluster
 - :mod:`grok_lib.notebook`        what a notebook holds after its one setup call
 - :mod:`grok_lib.execution`       executing a notebook with papermill, the kernel's own log kept off the console
+- :mod:`grok_lib.code_deps`       which library modules a notebook ran: recorded in its kernel, hashed by the build
 - :mod:`grok_lib.chapters`        the chapters as each part declares them, and every list derived from them
 - :mod:`grok_lib.clocks`          generic clocks: first crossings, T_cls, the grokking epoch
 - :mod:`grok_lib.fits`            least-squares line and power-law fits with uncertainties
@@ -53,3 +54,7 @@ from . import paths as _paths  # noqa: E402  (imports neither numpy nor torch)
 _paths.anchor_store_env()
 
 __version__ = "0.2.0"
+
+from .code_deps import record_imports_if_asked as _record_imports_if_asked  # noqa: E402
+
+_record_imports_if_asked()  # a kernel of the book's build: which grok_lib modules its notebook ran (code_deps.py)

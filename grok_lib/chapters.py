@@ -132,16 +132,17 @@ def figures(part: Optional[str] = None) -> dict[str, tuple[Chapter, Figure]]:
     return {f.name: (c, f) for c in chapters(part) for f in c.figures}
 
 
-def manifest() -> dict[str, dict]:
-    """The figure manifest: name -> {title, notebook, parameters (of the committed run), outputs}."""
+def manifest(part: Optional[str] = None) -> dict[str, dict]:
+    """The figure manifest: name -> {title, notebook, parameters (of the committed run), outputs}; ``part``: only
+    that part's figures."""
     return {name: {"title": f.title, "notebook": c.notebook, "parameters": {"profile": "default"},
                    "outputs": [f"figures/{name}.png", f"figures/{name}.svg"]}
-            for name, (c, f) in figures().items()}
+            for name, (c, f) in figures(part).items()}
 
 
 def recorded_sets(name: str) -> tuple[str, ...]:
     """The recorded sets figure ``name`` is drawn from (empty for a figure of the book's own runs)."""
-    entry = figures().get(name)
+    entry = figures(name.split("/", 1)[0]).get(name)
     return entry[1].sets if entry else ()
 
 

@@ -113,7 +113,7 @@ class Run:
         it for display with its caption (:meth:`saved_figure`): a figure cell is ``run.figure("<part>/<name>")``."""
         from . import chapters, style
 
-        declared = chapters.figures()[name][1]
+        declared = chapters.figures(name.split("/", 1)[0])[name][1]  # its own part's declarations only
         if declared.sets and not self.committed:  # recorded runs: the book's figure, whatever this run's parameters
             return self.books_figure(name)
         args = chapters.inputs(declared, self.groups or self.histories)
@@ -135,7 +135,7 @@ class Run:
 
         files = {suffix: paths.figure_path(name, f".{suffix}", figure_files.SHIPPED) for suffix in ("png", "svg", "json")}
         files["layout"] = json.loads(files["json"].read_text())["layout"]
-        return display.FigureView(name, provenance.load_manifest()[name]["title"], files, None,
+        return display.FigureView(name, provenance.manifest_entry(name)["title"], files, None,
                                   provenance.stamp(name, {}, ()),
                                   note="(the book's figure, from its recorded runs: your parameters do not change it, "
                                        "so it is not saved with your run)")
@@ -151,7 +151,7 @@ class Run:
 
         from . import display, figure_files, provenance
 
-        entry = provenance.load_manifest()[name]
+        entry = provenance.manifest_entry(name)
         title = entry["title"]
         if self.output is not None:  # a rerun: its title says what it ran, and its figure may lie over the book's
             title = f"{title} (your run: {self.given()})"

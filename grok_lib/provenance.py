@@ -8,55 +8,44 @@ the notebook, the parameters it ran with and the exact library code.
 
 from __future__ import annotations
 
-import subprocess
-
-from . import __version__, paths
+from . import __version__
 from .code_version import library_hash
 
-def load_manifest() -> dict[str, dict]:
+
+def load_manifest(part: str | None = None) -> dict[str, dict]:
     """The figure manifest: name -> {title, notebook, parameters, outputs}, derived from the chapters'
-    declarations (:func:`grok_lib.chapters.manifest`)."""
+    declarations (:func:`grok_lib.chapters.manifest`); ``part``: only that part's figures."""
     from .chapters import manifest
 
-    return manifest()
+    return manifest(part)
 
 
-def head_commit() -> str:
-    """The commit the working tree was checked out at (``git rev-parse --short HEAD``; no
-    ``-dirty``: executing the notebooks rewrites them, so the tree is never clean while they run),
-    or 'unknown' outside git. The exact library code is named by :func:`grok_lib.code_version.library_hash`."""
-    try:
-        out = subprocess.run(["git", "rev-parse", "--short=7", "HEAD"], cwd=paths.ROOT, capture_output=True,
-                             text=True, timeout=10)
-        return out.stdout.strip() or "unknown"
-    except (OSError, subprocess.SubprocessError):
-        return "unknown"
+def manifest_entry(name: str) -> dict:
+    """Figure ``name``'s manifest entry, read from its own part's declarations only (a notebook that draws a
+    figure of Part A imports no module of Parts B and C for it)."""
+    return load_manifest(name.split("/", 1)[0])[name]
 
 
-def stamp(name: str, parameters: dict, devices=(), today: str | None = None) -> str:
+def stamp(name: str, parameters: dict, devices=()) -> str:
     """The provenance sentence of a figure's caption (Markdown): the notebook (with a link to its
     executed source in the book), the parameters it ran with (or, for a figure drawn from recorded
-    runs, those runs: :func:`recorded_source`), the library version and code hash, the device, the
-    date (UTC) and the commit the run started from.
+    runs, those runs: :func:`recorded_source`), the library version and code hash, and the device.
 
-    Only in figure cells, which nbval does not compare (their outputs hold no key number), so the
-    date and commit may change from one execution to the next; the figure files themselves do not.
+    No date and no commit: a notebook executed again with nothing changed must be rewritten byte for byte
+    (an empty ``git diff`` after ``make book`` is the sign that the book reproduced); the library hash names
+    the exact code, and git's history says when it was committed.
     """
-    import datetime
-
-    entry = load_manifest()[name]
+    entry = manifest_entry(name)
     notebook = entry["notebook"]
     source = f"../../_sources/{notebook}"  # where the book keeps the executed notebook
-    today = today or datetime.datetime.now(datetime.timezone.utc).date().isoformat()
     library = f"grok_lib {__version__}, library code `{library_hash()}`"
     recorded = recorded_source(name)
     if recorded is not None:  # the notebook's parameters do not reach these runs: name the runs instead
-        return (f"Made by `{notebook}` (<a href=\"{source}\">notebook</a>) {recorded}; {library}; drawn on {today}, "
-                f"from commit `{head_commit()}`.")
+        return f"Made by `{notebook}` (<a href=\"{source}\">notebook</a>) {recorded}; {library}."
     given = ", ".join(f"`{k}={v!r}`" for k, v in parameters.items() if v is not None)
     device = ", ".join(devices) or "cpu"
     return (f"Made by `{notebook}` (<a href=\"{source}\">notebook</a>) with {given} (every other setting "
-            f"from the profile); {library}; run on {device} on {today}, from commit `{head_commit()}`.")
+            f"from the profile); {library}; run on {device}.")
 
 
 def _setting(value) -> str:

@@ -10,12 +10,15 @@ outputs are always those of the default profile. To run with other parameters us
 with an output path outside notebooks/: such a run writes its figures and claims beside
 its output notebook, never into the book (see the README).
 
-A warm build skips what cannot have changed: each executed notebook records a fingerprint in
-its metadata (its cells' sources, the grok_lib library hash, the arithmetic, the recorded runs, the
+A warm build skips what cannot have changed: each executed notebook records in its metadata the
+grok_lib modules its kernel imported and a fingerprint (its cells' sources, those modules' sources, the
+arithmetic, the recorded runs, the
 envelope's variants of the book's machine, whose verdicts decide "partly", and, for the claims report,
 the claim records it reads); a notebook whose fingerprint is unchanged and whose figure files
 (the figure manifest, :func:`grok_lib.provenance.load_manifest`) are on disk is not executed again (``--force`` executes everything).
-A fresh clone has no ``figures/``, so a cold build executes every notebook.
+A fresh clone has no ``figures/``, so a cold build executes every notebook. An edit to a module
+re-executes only the notebooks that imported it, and an executed notebook holds no time stamp, so a
+notebook executed again with nothing changed is rewritten byte for byte (``git diff`` stays empty).
 """
 
 from __future__ import annotations
@@ -35,12 +38,13 @@ from grok_lib import figure_numbers, paths
 from grok_lib.arithmetic import arithmetic_id
 from grok_lib.claims import RECORDS
 from grok_lib.envelope_verdicts import measured_variants
+from grok_lib.code_deps import code_hash, module_hashes
 from grok_lib.execution import execute
 from grok_lib.recorded import RECORDED
-from grok_lib.code_version import library_hash
 from grok_lib.provenance import load_manifest
 
 FINGERPRINT = "grok_fingerprint"
+IMPORTS = "grok_imports"  # the grok_lib modules the notebook's kernel imported (grok_lib.execution)
 
 
 @functools.lru_cache(maxsize=1)
@@ -52,15 +56,15 @@ def _variants_of_the_book_machine() -> str:
     return json.dumps(measured_variants(json.loads(paths.ENVELOPE.read_text())), sort_keys=True)
 
 
-def fingerprint(path: Path) -> str:
-    """What a notebook's outputs depend on: its cells' sources, the library code, the recorded runs
-    (their manifests hold every file's checksum), the verdicts of the envelope's variants (a verdict holds
-    only where they agree: envelope_verdicts.across_arithmetic), and (for the claims report, which reads them) the
-    claim records."""
+def fingerprint(path: Path, code: str) -> str:
+    """What a notebook's outputs depend on: its cells' sources, ``code`` (the hash of the library modules it
+    imported: :func:`grok_lib.execution.code_hash`), the arithmetic, the recorded runs (their manifests hold every
+    file's checksum), the verdicts of the envelope's variants (a verdict holds only where they agree:
+    envelope_verdicts.across_arithmetic), and (for the claims report, which reads them) the claim records."""
     h = hashlib.sha256()
     for cell in json.loads(path.read_text())["cells"]:
         h.update("".join(cell["source"]).encode())
-    h.update(library_hash().encode())
+    h.update(code.encode())
     h.update(arithmetic_id().encode())  # another arithmetic, other numbers
     for manifest in sorted(RECORDED.rglob("manifest.json")):
         h.update(manifest.read_bytes())
@@ -74,24 +78,44 @@ def fingerprint(path: Path) -> str:
 def up_to_date(path: Path) -> bool:
     """Whether executing ``path`` again would change nothing (see the module docstring): also, the book holds
     the key numbers of each of its figures (the data files its committed run writes)."""
-    stored = json.loads(path.read_text()).get("metadata", {}).get(FINGERPRINT)
+    metadata = json.loads(path.read_text()).get("metadata", {})
+    imports = metadata.get(IMPORTS)
+    if imports is None:  # executed before the build recorded what a notebook imports
+        return False
     rel = path.resolve().relative_to(paths.ROOT).as_posix()
     figures = {name: e for name, e in load_manifest().items() if e["notebook"] == rel}
     files = [paths.ROOT / o for e in figures.values() for o in e["outputs"]]
-    return (stored == fingerprint(path) and all(f.exists() for f in files)
-            and all(figure_numbers.committed(name) for name in figures))
+    return (metadata.get(FINGERPRINT) == fingerprint(path, code_hash(imports, module_hashes()))
+            and all(f.exists() for f in files) and all(figure_numbers.committed(name) for name in figures))
+
+
+#: What papermill and the kernel stamp into an executed notebook that changes with every execution (times,
+#: durations): dropped, so that executing an unchanged notebook rewrites it byte for byte.
+VOLATILE_NOTEBOOK = ("start_time", "end_time", "duration")
+VOLATILE_CELL = ("execution", "papermill")
+
+
+def without_timestamps(nb: dict) -> dict:
+    """``nb`` without what :data:`VOLATILE_NOTEBOOK` and :data:`VOLATILE_CELL` name."""
+    for key in VOLATILE_NOTEBOOK:
+        nb["metadata"].get("papermill", {}).pop(key, None)
+    for cell in nb["cells"]:
+        for key in VOLATILE_CELL:
+            cell.get("metadata", {}).pop(key, None)
+    return nb
 
 
 def execute_in_place(path: Path) -> float:
     tmp = path.with_name(f".{path.stem}.running.ipynb")
     t0 = time.perf_counter()
     # taken before the kernel starts: a library edited while it runs must not be stamped as what it ran
-    before = fingerprint(path)
+    hashes = module_hashes()
     try:
-        execute(path, tmp, cwd=path.parent)  # quiet: the build prints one line per notebook
-        nb = json.loads(tmp.read_text())
-        nb["metadata"][FINGERPRINT] = before
-        tmp.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + "\n")
+        imports = execute(path, tmp, cwd=path.parent)  # quiet: the build prints one line per notebook
+        nb = without_timestamps(json.loads(tmp.read_text()))
+        nb["metadata"][FINGERPRINT] = fingerprint(path, code_hash(imports, hashes))
+        nb["metadata"][IMPORTS] = imports
+        tmp.write_text(json.dumps(nb, indent=1, ensure_ascii=False, sort_keys=True) + "\n")  # as nbformat writes
         os.replace(tmp, path)
     finally:
         tmp.unlink(missing_ok=True)

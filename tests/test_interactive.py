@@ -100,7 +100,7 @@ def book_figure(tmp_path, monkeypatch):
     monkeypatch.setattr(figure_files.ship, "__defaults__", (shipped,))
     monkeypatch.setattr(figure_files.save_figure_files, "__defaults__", (made, None))
     manifest = {"t/fig": {"title": "A test figure", "notebook": "notebooks/paper_a/fig1_loss_curves.ipynb"}}
-    monkeypatch.setattr(provenance, "load_manifest", lambda: manifest)
+    monkeypatch.setattr(provenance, "manifest_entry", lambda name: manifest[name])
     monkeypatch.setattr(provenance, "stamp", lambda *a, **k: "Made by a test.")
     run = Run("default", {}, [])
 

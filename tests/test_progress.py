@@ -118,3 +118,20 @@ def test_while_no_run_finishes_the_training_step_says_what_is_running(tmp_path, 
     beats = [line for line in lines if line.startswith("  ... ")]
     assert beats and re.match(r"  \.\.\. \d+ s in, 0/1 done; training: (paper_a/deep_linear_clocks: |starting)", beats[0])
     assert lines[-1].startswith("  [1/1] ")
+
+
+@pytest.mark.notebook
+def test_a_notebook_executed_again_with_nothing_changed_is_rewritten_byte_for_byte(tmp_path):
+    """No time stamps (papermill's, the kernel's) and no date or commit in the outputs: an empty ``git diff`` after
+    ``make book`` is the sign that the book reproduced. The kernel's imported grok_lib modules are recorded."""
+    import json
+
+    nb = _notebook(tmp_path / "n.ipynb", "from grok_lib import style\nprint(style.__name__)")
+    first = _run("scripts/run_notebooks.py", str(nb), "--force")
+    assert first.returncode == 0, first.stdout + first.stderr
+    once = nb.read_bytes()
+    again = _run("scripts/run_notebooks.py", str(nb), "--force")
+    assert again.returncode == 0 and nb.read_bytes() == once
+    executed = json.loads(once)
+    assert "grok_lib.style" in executed["metadata"]["grok_imports"]
+    assert not re.search(rb"20\d\d-\d\d-\d\dT\d\d:", once)  # no ISO time stamp anywhere
