@@ -149,7 +149,7 @@ def main(argv: list[str]) -> int:
         fresh = [n for n in args.notebooks if up_to_date(Path(n))]
         args.notebooks = [n for n in args.notebooks if n not in fresh]
         if fresh:
-            print(f"{len(fresh)} notebook(s) up to date (same cells, library and figures on disk): not executed",
+            print(f"{len(fresh)} notebook(s) up to date (same cells, same modules they ran, figures on disk): not executed",
                   flush=True)
     if not args.notebooks:
         pass
