@@ -273,7 +273,7 @@ HOST_READS = ("item", "__float__", "__int__", "__bool__", "tolist", "cpu", "nump
 
 @contextlib.contextmanager
 def counted_host_reads(counter: dict):
-    """Count every Tensor host read while ``counter["active"]`` (as tests/paper_a/test_host_sync.py does)."""
+    """Count every Tensor host read while ``counter["active"]`` (tests/paper_a/test_host_sync.py uses it too)."""
     originals = {name: getattr(torch.Tensor, name) for name in HOST_READS}
 
     def wrap(name, fn):
