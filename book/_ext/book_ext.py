@@ -9,7 +9,9 @@
 * Bibliography: labels in the reference list read as the text cites them ("Tan et al., 2026").
 * Findings first: every chapter page opens with a box of its claims' verdicts, the numbers that carry
   them and its main figure, and each part's overview page with its chapters' verdicts
-  (:mod:`grok_lib.findings`, written here from the claim records when the page is read).
+  (:mod:`grok_lib.findings`, written here from the claim records when the page is read). A box whose figure
+  is a wide one is marked ``findings-wide`` (book.css draws it as wide as that figure).
+* The article header's contents button: ``_static/contents_drawer.js`` makes it open the theme's drawer.
 * Source maps: the themes ship ``*.map`` files (about 3 MB) that no reader needs; they are removed
   from the built book.
 """
@@ -17,6 +19,7 @@
 from __future__ import annotations
 
 import functools
+import json
 from pathlib import Path
 
 import yaml
@@ -85,6 +88,15 @@ def _records_and_manifest() -> tuple:
     return claims.load_records(setting=None), load_manifest()
 
 
+def _wide_figure(root: Path, figure: str | None) -> bool:
+    """Whether ``figure`` ("paper_c/grok_time") is shown full width (its data file's layout): the findings box
+    that shows it is then drawn as wide (book.css, ``findings-wide``), so that its text is as legible."""
+    if figure is None:
+        return False
+    facts = root / "book" / "figure_files" / f"{figure}.json"
+    return facts.exists() and json.loads(facts.read_text()).get("layout") == "wide"
+
+
 def _findings_first(app, docname, source) -> None:
     """Put the findings box at the top of a chapter page (a notebook) or a part's overview page."""
     from grok_lib import findings
@@ -93,6 +105,8 @@ def _findings_first(app, docname, source) -> None:
     records, manifest = _records_and_manifest()
     if docname.startswith("notebooks/paper_"):
         block = findings.box(docname.removeprefix("notebooks/"), records, manifest)
+        if _wide_figure(root, findings.main_figure(manifest, f"{docname}.ipynb")):
+            block = block.replace("\n:class: findings\n", "\n:class: findings findings-wide\n", 1)
         source[0] = findings.into_notebook(source[0], block)
     elif docname in ("book/paper_a", "book/paper_b", "book/paper_c"):
         part = docname[-1].upper()
@@ -120,5 +134,6 @@ def setup(app):
     app.connect("config-inited", _no_figure_counter, priority=900)  # after sphinx_jupyterbook_latex's (500)
     app.connect("source-read", _findings_first)
     app.add_js_file("claims_filter.js")  # the claims report's verdict filter (does nothing on other pages)
+    app.add_js_file("contents_drawer.js", loading_method="defer")  # the article header's contents button works
     app.connect("build-finished", _remove_source_maps)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -3,7 +3,10 @@
 * ``_static/plotly.min.js``: plotly.js as the installed ``plotly`` package ships it, copied into the
   HTML build when it finishes (not committed: the pinned package is its one source). The figures'
   dropdowns (grok_lib/interactive.py) load it when a reader opens one.
-* ``figure_zoom.js`` (book/_static): on a small screen a tap opens a figure full size.
+* ``figure_zoom.js`` (book/_static): on a small screen a tap opens a figure full size, and a label under each
+  figure says so.
+* ``plotly_narrow.js`` (book/_static): on a small screen an interactive figure's panels are stacked, each the
+  column's width.
 """
 
 import shutil
@@ -26,5 +29,6 @@ def copy_plotly(app, exception):
 
 def setup(app):
     app.add_js_file("figure_zoom.js", loading_method="defer")
+    app.add_js_file("plotly_narrow.js", loading_method="defer")
     app.connect("build-finished", copy_plotly)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}

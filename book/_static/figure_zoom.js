@@ -1,6 +1,8 @@
 /* On a small screen (600 px or less) a tap on a figure opens it full size over the page: the PNG at
    its drawn size (half its 200 dpi pixels), scrolled and pinch-zoomed freely; × or Escape closes it.
-   Gallery cards (.sd-card) keep their links. No dependencies. */
+   Under each figure a label says so ("Tap to enlarge", shown on small screens only, book.css): at 390 px a
+   figure's text is drawn 4-6 px tall, legible only opened. Gallery cards (.sd-card) keep their links.
+   No dependencies. */
 (function () {
   "use strict";
   var SMALL = "(max-width: 600px)";
@@ -32,6 +34,23 @@
     document.body.style.overflow = "hidden";
     shut.focus();
   }
+
+  // the label under each figure (a button: it opens the figure too, and is reached by the keyboard)
+  function label(img) {
+    var hint = document.createElement("button");
+    hint.type = "button";
+    hint.className = "figure-zoom-hint";
+    hint.innerHTML = '<span aria-hidden="true">\u2922</span> Tap to enlarge';
+    hint.setAttribute("aria-label", "enlarge the figure" + (img.alt ? ": " + img.alt : ""));
+    hint.addEventListener("click", function (e) { e.preventDefault(); open(img); });
+    var after = img.closest("a") || img;
+    after.insertAdjacentElement("afterend", hint);
+  }
+  function labels() {
+    document.querySelectorAll(FIGURES).forEach(function (img) { if (!img.closest(".sd-card")) label(img); });
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", labels);
+  else labels();
 
   document.addEventListener("click", function (e) {
     var img = e.target.closest && e.target.closest(FIGURES);
