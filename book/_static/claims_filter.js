@@ -1,18 +1,33 @@
-// The claims report's filter: buttons that show only the claims with one verdict, offline and without
-// a library. It acts on the report's container (class "claims-report") and does nothing elsewhere.
+// The claims report's filter: two rows of buttons, one that shows only one paper's claims and one that shows only
+// the claims with one verdict; both apply together (Paper C and not reproduced: Paper C's claims that did not
+// reproduce). Offline and without a library. It acts on the report's container (class "claims-report"), where each
+// paper's claims follow its heading (p.claims-paper[data-paper]), and does nothing elsewhere.
 document.addEventListener("DOMContentLoaded", () => {
   const report = document.querySelector("div.claims-report");
   if (!report) return;
-  const verdicts = [["all", "all claims"], ["reproduced", "✓ reproduced"], ["not-reproduced", "✗ not reproduced"],
+  const verdicts = [["all", "all verdicts"], ["reproduced", "✓ reproduced"], ["not-reproduced", "✗ not reproduced"],
                     ["inconclusive", "? inconclusive"], ["not-tested-faithfully", "– not tested faithfully"]];
-  const bar = document.createElement("div");
-  bar.className = "claims-filter";
-  bar.setAttribute("role", "group");
-  bar.setAttribute("aria-label", "Show the claims with this verdict");
-  const show = (which) => {
+  // each block of the report belongs to the paper whose heading comes last before it
+  const papers = [["all", "all papers"]];
+  let current = null;
+  for (const el of [...report.children]) {
+    if (el.matches("p.claims-paper")) {
+      current = el.dataset.paper;
+      papers.push([current, "Paper " + current]);
+    }
+    if (current) el.dataset.paper = current;
+  }
+  report.querySelectorAll("tbody tr").forEach((tr) => {
+    const box = tr.closest("[data-paper]");
+    if (box) tr.dataset.paper = box.dataset.paper;
+  });
+  const state = {paper: "all", verdict: "all"};
+  const bars = {};
+  const show = () => {
     report.querySelectorAll("tbody tr").forEach((tr) => {
       const v = tr.querySelector(".verdict");
-      tr.hidden = which !== "all" && !(v && v.classList.contains("verdict-" + which));
+      tr.hidden = (state.verdict !== "all" && !(v && v.classList.contains("verdict-" + state.verdict)))
+                  || (state.paper !== "all" && tr.dataset.paper !== state.paper);
     });
     // a page's table (and its heading line just before it) disappears when none of its rows is shown
     report.querySelectorAll("table").forEach((table) => {
@@ -22,14 +37,30 @@ document.addEventListener("DOMContentLoaded", () => {
       const head = box.previousElementSibling;
       if (head && head.tagName === "P" && !head.classList.contains("claims-paper")) head.hidden = !any;
     });
-    bar.querySelectorAll("button").forEach((b) => b.setAttribute("aria-pressed", String(b.dataset.verdict === which)));
+    // a paper's heading (its counts) shows while the paper is chosen, or all are
+    report.querySelectorAll("p.claims-paper").forEach((p) => {
+      p.hidden = state.paper !== "all" && p.dataset.paper !== state.paper;
+    });
+    for (const [key, bar] of Object.entries(bars)) {
+      bar.querySelectorAll("button").forEach((b) => b.setAttribute("aria-pressed", String(b.dataset[key] === state[key])));
+    }
   };
-  for (const [key, label] of verdicts) {
-    const b = document.createElement("button");
-    b.type = "button"; b.dataset.verdict = key; b.textContent = label;
-    b.addEventListener("click", () => show(key));
-    bar.appendChild(b);
-  }
-  report.prepend(bar);
-  show("all");
+  const row = (key, items, label) => {
+    const bar = document.createElement("div");
+    bar.className = "claims-filter claims-filter-" + key;
+    bar.setAttribute("role", "group");
+    bar.setAttribute("aria-label", label);
+    for (const [value, text] of items) {
+      const b = document.createElement("button");
+      b.type = "button"; b.dataset[key] = value; b.textContent = text;
+      b.addEventListener("click", () => { state[key] = value; show(); });
+      bar.appendChild(b);
+    }
+    bars[key] = bar;
+    return bar;
+  };
+  // the verdict row first: its buttons keep the selector .claims-filter button[data-verdict=...]
+  report.prepend(row("paper", papers, "Show the claims of this paper"));
+  report.prepend(row("verdict", verdicts, "Show the claims with this verdict"));
+  show();
 });
