@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from pathlib import Path
 from typing import Sequence
 
@@ -21,7 +20,7 @@ from .atomic import atomic_write
 from .config import ConfigError
 # Claim, Result, KINDS and VERDICTS are re-exported: the paper packages import them from here.
 from .grading import KINDS, VERDICTS, WORDS, Claim, Result, combine  # noqa: F401
-from .tables import _outside_math, typeset
+from .tables import typeset
 
 #: Where notebooks record their claim results, one JSON file per notebook under its part's
 #: folder (``book/claims/paper_a/fig1_loss_curves.json``).
@@ -162,16 +161,6 @@ def format_results(results: Sequence[Result]) -> str:
     return "\n".join(lines)
 
 
-#: An ASCII power with a braced exponent in a declared text (``e^{-Gamma(t)}``, ``alpha e^{-lambda t}``): its base
-#: and exponent, outside maths. Shown as maths: the braces never reach the page as text.
-_POWER = re.compile(r"(?<![\\\w$])([A-Za-z0-9]+|\))\^\{([^{}$`]+)\}")
-
-
-def powers(text: str) -> str:
-    """ASCII powers with a braced exponent (``e^{−Γ(t)}``) as maths, outside the maths and code a text already has."""
-    return _outside_math(text, lambda part: _POWER.sub(lambda m: f"${m[1]}^{{{m[2]}}}$", part))
-
-
 def declaration(c: Claim | dict) -> str:
     """What a claim declared before any run, in words (Markdown): its kind, where the paper says it and in which
     words, the quantity, the threshold and the grid of the book's choices."""
@@ -181,7 +170,7 @@ def declaration(c: Claim | dict) -> str:
              f"*Quantity:* {get('quantity')}", f"*Reproduced if:* {get('threshold')}"]
     if get("grid"):
         parts.append(f"*Over the book's choices:* {get('grid')}")
-    return "<br>".join(powers(typeset(p)) for p in parts)
+    return "<br>".join(typeset(p) for p in parts)
 
 
 LONG_CELL = 160  # characters: a measured text longer than this is set one clause per line
