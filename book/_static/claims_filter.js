@@ -59,8 +59,11 @@ document.addEventListener("DOMContentLoaded", () => {
     bars[key] = bar;
     return bar;
   };
-  // the verdict row first: its buttons keep the selector .claims-filter button[data-verdict=...]
-  report.prepend(row("paper", papers, "Show the claims of this paper"));
-  report.prepend(row("verdict", verdicts, "Show the claims with this verdict"));
+  // both rows in one box that stays below the header while the report scrolls (book/_static/pages.css)
+  const box = document.createElement("div");
+  box.className = "claims-filters";
+  box.appendChild(row("paper", papers, "Show the claims of this paper"));
+  box.appendChild(row("verdict", verdicts, "Show the claims with this verdict"));
+  report.prepend(box);
   show();
 });
