@@ -41,6 +41,19 @@ document.addEventListener("DOMContentLoaded", () => {
     report.querySelectorAll("p.claims-paper").forEach((p) => {
       p.hidden = state.paper !== "all" && p.dataset.paper !== state.paper;
     });
+    // further down the page the paper filter applies too: each paper's dropdown of the claims judged at several
+    // settings (class claims-settings-A), and the rows of the other tables that start with a claim id ("A.fig1...")
+    const other = (letter) => state.paper !== "all" && letter !== state.paper;
+    document.querySelectorAll("article .claims-settings").forEach((d) => {
+      const m = [...d.classList].join(" ").match(/claims-settings-([A-Z])\b/);
+      if (m) d.hidden = other(m[1]);
+    });
+    document.querySelectorAll("article tbody tr").forEach((tr) => {
+      if (report.contains(tr)) return;
+      const id = tr.querySelector("td code");
+      const m = id && id.textContent.match(/^([A-Z])\./);
+      if (m) tr.hidden = other(m[1]);
+    });
     for (const [key, bar] of Object.entries(bars)) {
       bar.querySelectorAll("button").forEach((b) => b.setAttribute("aria-pressed", String(b.dataset[key] === state[key])));
     }
