@@ -189,6 +189,13 @@ def test_the_claims_report_filters_by_paper_and_by_verdict(site, browser):  # no
         assert sorted(page.evaluate(_VISIBLE_JS)) == mine, letter
         papers = page.eval_on_selector_all("p.claims-paper", "els => els.filter(e => e.offsetParent).map(e => e.dataset.paper)")
         assert papers == [letter], papers
+        # further down: the paper's own dropdown of claims judged at several settings, and its rows of the re-grade table
+        settings = page.eval_on_selector_all(".claims-settings", "els => els.filter(e => e.offsetParent).map(e => e.className)")
+        assert len(settings) == 1 and f"claims-settings-{letter}" in settings[0], settings
+        regrade = page.eval_on_selector_all("article tbody tr", """els => els.filter(tr => tr.offsetParent
+            && !tr.closest('div.claims-report')).map(tr => (tr.querySelector('td code') || {}).textContent)
+            .filter(t => /^[A-Z][.]/.test(t || ''))""")
+        assert regrade and all(t.startswith(letter + ".") for t in regrade), regrade
         for verdict in ("reproduced", "not reproduced", "inconclusive"):
             page.click(f".claims-filter button[data-verdict='{verdict.replace(' ', '-')}']")
             want = sorted(r["id"] for r in records if r["paper"] == letter and heads[r["id"]]["verdict"] == verdict)
