@@ -345,3 +345,17 @@ def test_typeset_sets_braced_powers_as_maths():
     assert typeset("largest L / ((K-1) e^{-Gamma(t)}) over") == "largest L / ((K-1) $e^{-Γ(t)}$) over"
     assert typeset("(1 − 2ηs)^t against e^{−2ηst}") == "(1 − 2ηs)^t against $e^{−2ηst}$"
     assert typeset("$x^{2}$ and `a^{b}`") == "$x^{2}$ and `a^{b}`"
+
+
+def test_the_settings_lists_are_collapsed_per_paper():
+    from grok_lib.claims import load_records, settings_sections
+    from grok_lib.landing import parts
+
+    every = load_records(setting=None)
+    text = settings_sections(every, {"default": "default profile", "paper": "paper's settings", "seeds": "seeds"}, parts())
+    blocks = text.split("\n\n::::{dropdown} ")
+    assert text.startswith("::::{dropdown} Paper A") and len(blocks) == len({r["paper"] for r in every if r["setting"] != "default"})
+    for block in blocks:
+        letter = block.split(":class-container: claims-settings claims-settings-", 1)[1][0]
+        ids = [line.split("`")[1] for line in block.splitlines() if line.startswith("- `")]
+        assert ids and all(i.startswith(letter + ".") for i in ids), (letter, ids)
