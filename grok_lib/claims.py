@@ -272,7 +272,7 @@ def report_sections(records: Sequence[dict], papers: dict[str, str], pages: dict
 def settings_sections(records: Sequence[dict], settings: dict[str, str], papers: dict[str, str]) -> str:
     """:func:`settings_list` per paper (``papers``: letter -> title), each in a collapsed dropdown titled with its
     paper and its number of claims: the lists of every setting's measured text run to thousands of pixels, and a
-    reader opens the paper they want. Each dropdown's class names its paper (``claims-settings-A``), which the
+    reader opens the paper they want. Each dropdown's class names its paper (``claims-settings-a``), which the
     report's paper filter reads (``book/_static/claims_filter.js``)."""
     out = []
     for letter, title in papers.items():
@@ -281,7 +281,7 @@ def settings_sections(records: Sequence[dict], settings: dict[str, str], papers:
         if listed:
             n = sum(1 for line in listed.splitlines() if line.startswith("- "))
             out.append(f"::::{{dropdown}} {title} — {n} claim{'s' if n != 1 else ''} judged at more than one setting\n"
-                       f":class-container: claims-settings claims-settings-{letter}\n\n{listed}\n::::")
+                       f":class-container: claims-settings claims-settings-{letter.lower()}\n\n{listed}\n::::")
     return "\n\n".join(out)
 
 

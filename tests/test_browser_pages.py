@@ -191,7 +191,7 @@ def test_the_claims_report_filters_by_paper_and_by_verdict(site, browser):  # no
         assert papers == [letter], papers
         # further down: the paper's own dropdown of claims judged at several settings, and its rows of the re-grade table
         settings = page.eval_on_selector_all(".claims-settings", "els => els.filter(e => e.offsetParent).map(e => e.className)")
-        assert len(settings) == 1 and f"claims-settings-{letter}" in settings[0], settings
+        assert len(settings) == 1 and f"claims-settings-{letter.lower()}" in settings[0].split(), settings
         regrade = page.eval_on_selector_all("article tbody tr", """els => els.filter(tr => tr.offsetParent
             && !tr.closest('div.claims-report')).map(tr => (tr.querySelector('td code') || {}).textContent)
             .filter(t => /^[A-Z][.]/.test(t || ''))""")
@@ -356,6 +356,6 @@ def test_the_settings_lists_are_collapsed_per_paper():
     blocks = text.split("\n\n::::{dropdown} ")
     assert text.startswith("::::{dropdown} Paper A") and len(blocks) == len({r["paper"] for r in every if r["setting"] != "default"})
     for block in blocks:
-        letter = block.split(":class-container: claims-settings claims-settings-", 1)[1][0]
+        letter = block.split(":class-container: claims-settings claims-settings-", 1)[1][0].upper()
         ids = [line.split("`")[1] for line in block.splitlines() if line.startswith("- `")]
         assert ids and all(i.startswith(letter + ".") for i in ids), (letter, ids)

@@ -45,8 +45,8 @@ document.addEventListener("DOMContentLoaded", () => {
     // settings (class claims-settings-A), and the rows of the other tables that start with a claim id ("A.fig1...")
     const other = (letter) => state.paper !== "all" && letter !== state.paper;
     document.querySelectorAll("article .claims-settings").forEach((d) => {
-      const m = [...d.classList].join(" ").match(/claims-settings-([A-Z])\b/);
-      if (m) d.hidden = other(m[1]);
+      const m = [...d.classList].join(" ").match(/claims-settings-([a-z])\b/i);  // Sphinx writes classes lower-case
+      if (m) d.hidden = other(m[1].toUpperCase());
     });
     document.querySelectorAll("article tbody tr").forEach((tr) => {
       if (report.contains(tr)) return;
