@@ -20,7 +20,7 @@ FIGURE_NOTEBOOKS := $(sort $(wildcard notebooks/paper_$(if $(PART),$(PART),*)/*.
 
 book: notebooks html
 	@echo
-	@echo "The book is built: open file://$(CURDIR)/_build/html/index.html"
+	@echo "The book is built. Serve it with: $(PY) -m http.server --bind 127.0.0.1 --directory _build/html 8000  and open http://127.0.0.1:8000/ (opened as a file, its search shows page titles only)"
 
 env: $(VENV)/.book-installed
 test-env: $(VENV)/.test-installed

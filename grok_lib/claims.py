@@ -276,6 +276,22 @@ def report_sections(records: Sequence[dict], papers: dict[str, str], pages: dict
     return "\n".join(out)
 
 
+def settings_sections(records: Sequence[dict], settings: dict[str, str], papers: dict[str, str]) -> str:
+    """:func:`settings_list` per paper (``papers``: letter -> title), each in a collapsed dropdown titled with its
+    paper and its number of claims: the lists of every setting's measured text run to thousands of pixels, and a
+    reader opens the paper they want. Each dropdown's class names its paper (``claims-settings-a``), which the
+    report's paper filter reads (``book/_static/claims_filter.js``)."""
+    out = []
+    for letter, title in papers.items():
+        mine = [r for r in records if r["paper"] == letter]
+        listed = settings_list(mine, settings)
+        if listed:
+            n = sum(1 for line in listed.splitlines() if line.startswith("- "))
+            out.append(f"::::{{dropdown}} {title} — {n} claim{'s' if n != 1 else ''} judged at more than one setting\n"
+                       f":class-container: claims-settings claims-settings-{letter.lower()}\n\n{listed}\n::::")
+    return "\n\n".join(out)
+
+
 def settings_list(records: Sequence[dict], settings: dict[str, str]) -> str:
     """One item per claim recorded at more than the default setting, one sub-item per setting it was recorded at
     (``settings``: setting -> its name, in the order shown): the verdict, then the measured value. A list, not a

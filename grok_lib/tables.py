@@ -269,12 +269,22 @@ def _symbols(part: str) -> str:
     return part
 
 
+#: An ASCII power with a braced exponent (``e^{−Γ(t)}``, ``alpha e^{-lambda t}``): base and exponent, outside maths.
+_POWER = re.compile(r"(?<![\\\w$])([A-Za-z0-9]+|\))\^\{([^{}$`]+)\}")
+
+
+def powers(text: str) -> str:
+    """ASCII powers with a braced exponent as maths (``e^{−Γ(t)}`` -> ``$e^{−Γ(t)}$``), outside existing maths and
+    code: the braces never reach the page as text."""
+    return _outside_math(str(text), lambda part: _POWER.sub(lambda m: f"${m[1]}^{{{m[2]}}}$", part))
+
+
 def typeset(text: str) -> str:
     """A claim text or column name for the book's Markdown: its ASCII maths (:data:`SYMBOLS`, the
     clocks, the names of :data:`MATH_NAMES`, e-notation) as symbols, outside the ``$...$`` and the
     code it already has; maths separated only by " / " becomes one formula. The records keep the
     text as measured; only what the page shows changes."""
     out = str(text)
-    for step in (math_name, _symbols, clocks, sci):
+    for step in (math_name, _symbols, clocks, sci, powers):
         out = _outside_math(out, step)
     return out.replace("$ / $", " / ")

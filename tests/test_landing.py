@@ -4,7 +4,7 @@ manifest give: regenerating it gives the committed bytes, and it lists every cla
 import re
 
 from grok_lib.claims import claim_anchor, headlines, load_records
-from grok_lib.landing import LANDING, parts, render, results_table, short_statement, thumbnails
+from grok_lib.landing import LANDING, not_reproduced, part_doc, parts, render, results_table, thumbnails
 from grok_lib.provenance import load_manifest
 
 
@@ -30,7 +30,9 @@ def test_the_landing_page_leads_with_findings_then_the_gallery_then_the_grouped_
     order = [text.index(h) for h in ("## What the book finds", "## The figures", "## Every claim and its verdict")]
     assert order == sorted(order)
     for letter, caption in parts().items():
-        assert f"- **{caption}** — " in text and f"::::{{dropdown}} {caption} — " in text
+        assert f"- **{{doc}}`{caption} <{part_doc(letter)}>`** — " in text and f"::::{{dropdown}} {caption} — " in text
+    # the three headlines come straight after the heading: the first screen holds them (tests/test_browser_pages.py)
+    assert text.split("## What the book finds\n\n", 1)[1].startswith("- **{doc}`Paper A")
     # a gallery card links to its figure's anchor, and its image is the small thumbnail
     assert ":link-type: url" in text and ".html#fig-paper-a-fig1-loss-curves" in text
     assert ":img-top: figure_files/thumbs/paper_a/fig1_loss_curves.png" in text
@@ -44,11 +46,18 @@ def test_the_committed_thumbnails_are_regenerated_identically_and_small():
         assert len(data) <= 40_000, (path, len(data))
 
 
-def test_a_short_statement_never_cuts_maths():
-    assert short_statement("At $\\lambda = 0.9$ the time (with x) is long") == "At $\\lambda = 0.9$ the time"
-    assert short_statement("With $a: b$ and more: rest") == "With $a: b$ and more"
-    long = "word " * 30 + "$x + y$"
-    assert short_statement(long, 40).endswith(" …") and "$" not in short_statement(long, 40)
+def test_the_claims_that_did_not_reproduce_are_listed_in_full_under_their_paper():
+    from grok_lib.tables import typeset
+
+    records = load_records()
+    heads = headlines(load_records(setting=None))
+    text = not_reproduced(records, heads, parts())
+    failed = [r for r in records if r.get("kind", "claim") == "claim" and heads[r["id"]]["verdict"] == "not reproduced"]
+    assert failed, "no claim failed: the test checks nothing"
+    for r in failed:
+        line = next(x for x in text.splitlines() if f"<code>{r['id']}</code>" in x)
+        assert line.endswith(typeset(r["statement"])), line  # the whole statement, not its first clause
+    assert "### The papers' claims that did not reproduce" in render()
 
 
 def _record(cid, setting, verdict):
