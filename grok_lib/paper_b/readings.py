@@ -11,6 +11,7 @@ import math
 from typing import Sequence
 
 from ..history import History
+from ..kinds import kind_of
 from ..claims import KINDS, Result
 from ..tables import typeset
 from . import checks_diagonal, checks_mlp, measure, selection
@@ -173,7 +174,8 @@ def modadd_claim_reading(groups: Groups, stable_runs: Sequence[History], paper_c
         "ma_stable_largest_steps": " / ".join(f"{int(h.steps[-1]):,}" for h in every if h.cfg.alpha == largest.cfg.alpha),
         "ma_stable_largest": f"{largest.cfg.alpha:g}",
         "ma_stable_first_step": _shown(min(h["lr"][0] for h in every), ".2g"),
-        "ma_stable_seconds": f"{sum(h.meta.get('seconds', 0.0) for h in every):.0f}",
+        # their steps at the kind's cost per step, not the runs' wall time: a build on a loaded machine would change it
+        "ma_stable_seconds": f"{sum(kind_of(h.cfg).step_seconds(h.cfg.to_dict()) * int(h.steps[-1]) for h in every):.0f}",
         "ma_stable_onsets": "; ".join(f"seed {s}: {times(a, measure.START_ACC)}" for s, a, _ in per_seed),
         "ma_stable_ends": "; ".join(f"seed {s}: {times(a, measure.END_ACC)}" for s, a, _ in per_seed),
         "ma_stable_lambda_onsets": "; ".join(f"seed {s}: {times(lam, measure.START_ACC)}" for s, _, lam in per_seed),
