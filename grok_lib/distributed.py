@@ -6,24 +6,29 @@ see: the same disk for a LocalCluster, a shared filesystem on a cluster), and th
 histories are then read back from it. The default stays in-process (:func:`runs.run_all`);
 a cluster only changes *where* runs are trained, never their numbers or their keys.
 
-Every process (this one and each worker) must import ``grok_lib`` before numpy or torch, so that all compute
-in the pinned arithmetic (grok_lib/arithmetic.py); the script ``scripts/sweep_on_dask.py`` does this and checks
-each worker's arithmetic before it sends anything (DEVELOPING.md, "On a cluster (Dask)"). A local cluster::
+Every process (this one and each worker) must import ``grok_lib`` before numpy
+or torch, so that all compute in the pinned arithmetic (grok_lib/arithmetic.py);
+``scripts/sweep_on_dask.py`` does this and checks each worker's arithmetic
+before it sends anything (DEVELOPING.md, "On a cluster (Dask)"). Locally::
 
-    import grok_lib  # first: the pinned arithmetic, inherited by the workers
+    import grok_lib  # first: the pinned arithmetic, for the workers too
     from dask.distributed import Client, LocalCluster
 
-    if __name__ == "__main__":  # the workers are spawned processes that import this file
-        with LocalCluster(n_workers=2, threads_per_worker=1) as cluster, Client(cluster) as client:
-            histories = run_all_on(client, configs)
+    if __name__ == "__main__":  # the workers import this file
+        with LocalCluster(n_workers=2, threads_per_worker=1) as cluster:
+            with Client(cluster) as client:
+                histories = run_all_on(client, configs)
 
-A SLURM cluster through dask-jobqueue: each job exports the pins before its worker starts, and the store is a
-folder every node sees::
+On SLURM through dask-jobqueue each job exports the pins before its worker
+starts, and the store is a folder every node sees::
 
-    cluster = SLURMCluster(cores=8, memory="32GB", walltime="02:00:00",
-                           job_script_prologue=["cd /path/to/repo", "export $(python3.11 grok_lib/arithmetic.py --env)"])
+    pins = "export $(python3.11 grok_lib/arithmetic.py --env)"
+    cluster = SLURMCluster(cores=8, memory="32GB",
+                           walltime="02:00:00",
+                           job_script_prologue=["cd /path/to/repo", pins])
     cluster.scale(jobs=4)
-    histories = run_all_on(Client(cluster), configs, store_root="/shared/grok-store")
+    histories = run_all_on(Client(cluster), configs,
+                           store_root="/shared/grok-store")
 """
 
 from __future__ import annotations
