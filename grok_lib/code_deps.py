@@ -33,7 +33,7 @@ def record_imports_if_asked() -> None:
         return
 
     def write(*_):
-        names = sorted(m for m in sys.modules if m == "grok_lib" or m.startswith("grok_lib."))
+        names = loaded_modules()
         tmp = f"{path}.tmp"
         Path(tmp).write_text(json.dumps(names))
         os.replace(tmp, path)
@@ -68,3 +68,15 @@ def code_hash(imports: list[str], hashes: dict[str, str]) -> str:
     for name in sorted(imports):
         h.update(f"{name}={hashes.get(name, 'missing')};".encode())
     return h.hexdigest()[:16]
+
+
+def loaded_modules() -> list[str]:
+    """The grok_lib modules this process has loaded so far, sorted."""
+    return sorted(m for m in sys.modules if m == "grok_lib" or m.startswith("grok_lib."))
+
+
+def loaded_code() -> str:
+    """A short hash of the grok_lib modules this process has loaded so far: in a figure's caption, the code that
+    drew it (a notebook's later imports and the modules it never loads do not change it, so a notebook that is not
+    re-executed keeps a caption that is still true)."""
+    return code_hash(loaded_modules(), module_hashes())[:12]

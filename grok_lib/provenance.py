@@ -9,7 +9,7 @@ the notebook, the parameters it ran with and the exact library code.
 from __future__ import annotations
 
 from . import __version__
-from .code_version import library_hash
+from .code_deps import loaded_code
 
 
 def load_manifest(part: str | None = None) -> dict[str, dict]:
@@ -29,16 +29,18 @@ def manifest_entry(name: str) -> dict:
 def stamp(name: str, parameters: dict, devices=()) -> str:
     """The provenance sentence of a figure's caption (Markdown): the notebook (with a link to its
     executed source in the book), the parameters it ran with (or, for a figure drawn from recorded
-    runs, those runs: :func:`recorded_source`), the library version and code hash, and the device.
+    runs, those runs: :func:`recorded_source`), the library version, the hash of the grok_lib modules loaded when
+    it was drawn (:func:`grok_lib.code_deps.loaded_code`) and the device.
 
     No date and no commit: a notebook executed again with nothing changed must be rewritten byte for byte
-    (an empty ``git diff`` after ``make book`` is the sign that the book reproduced); the library hash names
-    the exact code, and git's history says when it was committed.
+    (an empty ``git diff`` after ``make book`` is the sign that the book reproduced); the code hash names the
+    exact code of the modules it ran, and git's history says when it was committed. Not the whole library's hash:
+    a build re-executes only the notebooks whose modules changed, and the others' captions must stay true.
     """
     entry = manifest_entry(name)
     notebook = entry["notebook"]
     source = f"../../_sources/{notebook}"  # where the book keeps the executed notebook
-    library = f"grok_lib {__version__}, library code `{library_hash()}`"
+    library = f"grok_lib {__version__}, library code `{loaded_code()}`"  # the modules loaded so far
     recorded = recorded_source(name)
     if recorded is not None:  # the notebook's parameters do not reach these runs: name the runs instead
         return f"Made by `{notebook}` (<a href=\"{source}\">notebook</a>) {recorded}; {library}."

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from grok_lib.code_version import library_hash
+from grok_lib.code_deps import loaded_code
 from grok_lib.provenance import load_manifest
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -105,7 +105,7 @@ def test_the_stamp_names_the_library_code_and_the_device_and_nothing_that_change
     from grok_lib.provenance import stamp
 
     text = stamp("paper_b/fig1a_sparse", {"profile": "default", "d": None}, ("cpu",))
-    assert text.endswith("run on cpu.") and library_hash() in text
+    assert text.endswith("run on cpu.") and loaded_code() in text
     assert not re.search(r"20\d\d-\d\d-\d\d|commit", text)  # no date, no commit: a re-execution rewrites nothing
     assert "notebooks/paper_b/sparse_classification.ipynb" in text and "`d=" not in text
     assert '<a href="../../_sources/notebooks/paper_b/sparse_classification.ipynb">' in text
@@ -122,6 +122,6 @@ def test_a_figure_of_recorded_runs_names_them_and_their_settings_from_the_record
     manifest = recorded.read_manifest("paper_a/paper_unordered")
     assert f"width {configs[0]['width']:,}" in text and f"epochs {configs[0]['epochs']:,}" in text  # read, not typed
     assert f"train_frac {configs[0]['train_frac']:g}" in text and manifest["recorded"] in text
-    assert library_hash() in text and "commit" not in text
+    assert loaded_code() in text and "commit" not in text
     assert "the recorded ones" in recorded_source("paper_a/init_comparison")  # the default runs are not recorded
     assert recorded_source("paper_a/fig3_stable_rank") is None and recorded_source("paper_b/fig1a_sparse") is None
