@@ -14,7 +14,6 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Optional
 
 #: The environment variable naming the file a kernel writes its imported grok_lib modules to.
 IMPORTS_ENV = "GROK_IMPORTS_FILE"
@@ -39,15 +38,6 @@ def record_imports_if_asked() -> None:
         os.replace(tmp, path)
 
     shell.events.register("post_run_cell", write)
-
-
-def module_file(module: str) -> Optional[Path]:
-    """The source file of grok_lib module ``module`` (a package's ``__init__.py``), None if it has none."""
-    rel = Path(*module.split(".")[1:])
-    for candidate in (LIBRARY / rel.with_suffix(".py") if rel.parts else None, LIBRARY / rel / "__init__.py"):
-        if candidate is not None and candidate.is_file():
-            return candidate
-    return None
 
 
 def module_hashes() -> dict[str, str]:

@@ -1,7 +1,8 @@
 """Which code made a number: the hash of the library's source and the repository's commit.
 
-Both the figure captions (:mod:`grok_lib.provenance`) and the recorded runs' manifests
-(:mod:`grok_lib.recorded`) stamp them; they live here so that neither of those imports the other.
+The recorded runs' manifests (:mod:`grok_lib.recorded`) stamp them. A figure's caption names only the modules its
+notebook had loaded (:func:`grok_lib.code_deps.loaded_code`), since a build re-executes a notebook only when those
+change.
 """
 
 from __future__ import annotations

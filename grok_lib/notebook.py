@@ -300,6 +300,7 @@ def start(profile: str, given: dict, configs: Runs, committed: Runs, output_path
     output = None if is_committed else output_folder(output_path)
     if output is not None:
         check_write(output, "this run's figures and claims")  # before anything is trained
+        overlay.requested()  # a bad GROK_OVER_BOOK is an error now, not after the training
         print(f"These settings are not the committed ones: this run's figures and claims go to {output}/ "
               f"(book/claims and figures/ are not touched).")
     trained = len({p.key for p in plans if not store.has(p.key)})

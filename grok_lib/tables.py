@@ -273,10 +273,10 @@ def _symbols(part: str) -> str:
 _POWER = re.compile(r"(?<![\\\w$])([A-Za-z0-9]+|\))\^\{([^{}$`]+)\}")
 
 
-def powers(text: str) -> str:
-    """ASCII powers with a braced exponent as maths (``e^{−Γ(t)}`` -> ``$e^{−Γ(t)}$``), outside existing maths and
-    code: the braces never reach the page as text."""
-    return _outside_math(str(text), lambda part: _POWER.sub(lambda m: f"${m[1]}^{{{m[2]}}}$", part))
+def powers(part: str) -> str:
+    """ASCII powers with a braced exponent as maths (``e^{−Γ(t)}`` -> ``$e^{−Γ(t)}$``): a step of :func:`typeset`,
+    which applies it outside existing maths and code, so the braces never reach the page as text."""
+    return _POWER.sub(lambda m: f"${m[1]}^{{{m[2]}}}$", part)
 
 
 def typeset(text: str) -> str:

@@ -58,7 +58,7 @@ def _variants_of_the_book_machine() -> str:
 
 def fingerprint(path: Path, code: str) -> str:
     """What a notebook's outputs depend on: its cells' sources, ``code`` (the hash of the library modules it
-    imported: :func:`grok_lib.execution.code_hash`), the arithmetic, the recorded runs (their manifests hold every
+    imported: :func:`grok_lib.code_deps.code_hash`), the arithmetic, the recorded runs (their manifests hold every
     file's checksum), the verdicts of the envelope's variants (a verdict holds only where they agree:
     envelope_verdicts.across_arithmetic), and (for the claims report, which reads them) the claim records."""
     h = hashlib.sha256()
@@ -75,6 +75,12 @@ def fingerprint(path: Path, code: str) -> str:
     return h.hexdigest()[:16]
 
 
+@functools.lru_cache(maxsize=1)
+def _library_now() -> dict[str, str]:
+    """The library's module hashes, read once for every notebook's up-to-date check."""
+    return module_hashes()
+
+
 def up_to_date(path: Path) -> bool:
     """Whether executing ``path`` again would change nothing (see the module docstring): also, the book holds
     the key numbers of each of its figures (the data files its committed run writes)."""
@@ -85,7 +91,7 @@ def up_to_date(path: Path) -> bool:
     rel = path.resolve().relative_to(paths.ROOT).as_posix()
     figures = {name: e for name, e in load_manifest().items() if e["notebook"] == rel}
     files = [paths.ROOT / o for e in figures.values() for o in e["outputs"]]
-    return (metadata.get(FINGERPRINT) == fingerprint(path, code_hash(imports, module_hashes()))
+    return (metadata.get(FINGERPRINT) == fingerprint(path, code_hash(imports, _library_now()))
             and all(f.exists() for f in files) and all(figure_numbers.committed(name) for name in figures))
 
 
