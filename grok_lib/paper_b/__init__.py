@@ -11,6 +11,9 @@ Modules:
   paper and the alpha / lambda sweeps.
 - :mod:`grok_lib.paper_b.diagonal` -- the diagonal linear net <u*u - v*v, x> on sparse classification and
   on the misgrokking data (numpy float64, explicit gradients).
+- :mod:`grok_lib.paper_b.diagonal_sweep` -- a sparse sweep sharing one data set trained as one computation (both
+  products over X for every member at once), float64 or float32; measured by ``benchmarks/bench_diagonal_sweep.py``,
+  not yet used by a chapter.
 - :mod:`grok_lib.paper_b.margins` -- max-L2-margin (dual, L-BFGS-B) and max-L1-margin (linprog / HiGHS)
   linear classifiers of a training set.
 - :mod:`grok_lib.paper_b.matrix_completion` -- W = U U^T - V V^T on the multiplication table.

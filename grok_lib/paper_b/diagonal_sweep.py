@@ -1,0 +1,200 @@
+"""A sweep of sparse diagonal nets on one data set, trained as one computation.
+
+The members of an alpha (or lambda, or step-size) sweep share the training matrix X (n x d). Trained one by
+one (:func:`grok_lib.paper_b.diagonal.train`) every step reads X twice per member, once for the margins
+X beta and once for the gradient X^T r; at d = 1e5 that is 2 x 205 MB per member and step, and the step is
+bound by memory bandwidth. Here the members' parameters are the rows of (B x d) arrays U and V and a step of
+all of them is two matrix products over X:
+
+    Q = (U*U - V*V) X^T   (B x n),   G = -((Y * sigmoid(-Y * Q)) X) / n   (B x d),
+
+then every member takes its own step: U -= lr_j (2 U G + lambda_j U), V -= lr_j (-2 V G + lambda_j V), with
+lr_j = min(lr, 1 / H_j) under the stable rule (H_j as :func:`diagonal.smoothness_bound`, whose cheap form
+already decides most steps; the tight one is computed only for members it would shorten).
+
+**A member's numbers do not depend on its sweep.** The products are always taken over blocks of
+:data:`BLOCK` rows, a short sweep padded with copies of its first member: with the block's shape fixed, a
+row's result is bitwise the same whichever rows sit beside it (``tests/paper_b/test_diagonal_sweep.py``
+checks a member of a 5-member sweep against the same config trained alone). It is not bitwise the
+member-by-member trainer's (a matrix product sums in another order than a matrix-vector product: they agree
+to about 1e-15), so runs trained here must not share the run store's entries with :func:`diagonal.train`'s.
+Nothing in the book trains here yet: the benchmark (``benchmarks/bench_diagonal_sweep.py``) and the tests do.
+
+``dtype="float32"`` keeps X, U, V and the products in float32 (half the bytes per step); the clock t, the step
+sizes and every recorded metric stay float64 (:func:`diagonal._record_row` on beta in float64). It changes four of
+the sparse chapter's verdicts (the alpha = 16384 run loses its kernel phase; ``benchmarks/README.md``), so it is
+a measurement, not a setting the book's runs may use.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import Sequence
+
+import numpy as np
+from tqdm import tqdm
+
+from ..config import ConfigError, need_choice
+from ..history import History
+from . import diagonal
+from .config import SparseConfig
+
+#: Rows per product: sweeps are padded (or split) to multiples of it, so a member's arithmetic is fixed.
+BLOCK = 8
+#: Fields the members of one stacked sweep may differ in (everything else, the data above all, is shared).
+MEMBER_FIELDS = ("alpha", "weight_decay", "lr", "steps")
+#: The number types a sweep may compute in.
+DTYPES = ("float64", "float32")
+
+
+def stack_signature(config) -> tuple:
+    """What the members of one sweep must share: every field but :data:`MEMBER_FIELDS`."""
+    return tuple((k, v) for k, v in sorted(config.to_dict().items()) if k not in MEMBER_FIELDS)
+
+
+def check_stackable(configs: Sequence) -> None:
+    """A one-line ConfigError unless ``configs`` share everything but :data:`MEMBER_FIELDS`."""
+    if not configs:
+        raise ConfigError("a stacked sweep needs at least one config, got none")
+    if not all(isinstance(c, SparseConfig) for c in configs):
+        raise ConfigError(f"a stacked sweep trains SparseConfig members, got {sorted({type(c).__name__ for c in configs})}")
+    first = stack_signature(configs[0])
+    for c in configs[1:]:
+        diff = sorted(k for (k, a), (_, b) in zip(first, stack_signature(c)) if a != b)
+        if diff:
+            raise ConfigError(f"the members of a stacked sweep may differ only in {', '.join(MEMBER_FIELDS)}; "
+                              f"these differ in {', '.join(diff)}")
+
+
+def products(beta: np.ndarray, x: np.ndarray, y: np.ndarray):
+    """(q, s, g) of every row of ``beta`` (B x d): margins q = y (beta X^T), s = sigmoid(-q), g = dL/dbeta."""
+    q = y * (beta @ x.T)
+    s = diagonal.sigmoid(-q)
+    g = -((y * s) @ x) / x.shape[0]
+    return q, s, g
+
+
+def step_sizes(lr, u, v, g, s, lam, x_norm2, col_norm2, stable: bool, real: int) -> np.ndarray:
+    """Every row's step: ``lr``, or under the stable rule min(lr, 1 / H) with H as :func:`diagonal.smoothness_bound`.
+
+    The bound with ||X M^(1/2)||^2 <= ||X||^2 max M is checked first: where it already allows lr, so does the
+    tighter one, and the partial sort over d that the tighter one needs is skipped. The rows from ``real`` on are
+    the block's padding (never recorded): they keep the looser step, which no other row's numbers depend on."""
+    if not stable:
+        return lr.copy()
+    m_max = 4 * np.max(u * u + v * v, axis=1)
+    curv = np.max(s * (1 - s), axis=1) / s.shape[1]
+    loose = curv * x_norm2 * m_max + 2 * np.max(np.abs(g), axis=1) + lam
+    out = np.minimum(lr, 1.0 / loose)
+    for j in np.flatnonzero(out[:real] < lr[:real]):
+        tight = diagonal.smoothness_bound(u[j], v[j], g[j], s[j], x_norm2, col_norm2, float(lam[j]))
+        out[j] = min(lr[j], 1.0 / tight)
+    return out
+
+
+def _padded(configs: list) -> list:
+    """``configs`` padded with copies of the first to a multiple of :data:`BLOCK`."""
+    return configs + [configs[0]] * (-len(configs) % BLOCK)
+
+
+def train_sweep(configs: Sequence, dtype: str = "float64", progress: bool = True, callbacks=()) -> list[History]:
+    """Train the members of one sweep (:class:`~grok_lib.paper_b.config.SparseConfig` s that :func:`check_stackable`
+    accepts) as one computation, in ``dtype`` (see the module docstring).
+
+    Each history is the one :func:`diagonal.train` records (the same metrics, snapshots and meta), in the
+    order of ``configs``. ``callbacks``: each is called as ``cb(step, row)`` at every recorded step of every
+    member, the row carrying ``member`` (its index in ``configs``)."""
+    configs = list(configs)
+    check_stackable(configs)
+    need_choice("dtype", dtype, DTYPES)
+    histories = []
+    for at in range(0, len(configs), BLOCK):
+        block = configs[at:at + BLOCK]
+        histories += _train_block(_padded(block), len(block), at, np.dtype(dtype), progress, callbacks)
+    return histories
+
+
+def _train_block(configs: list, real: int, offset: int, dtype: np.dtype, progress: bool, callbacks) -> list[History]:
+    t0 = time.perf_counter()
+    base = configs[0]
+    x64, y64, x_test, y_test, w_star = diagonal.make_data(base)
+    x, y = x64.astype(dtype), y64.astype(dtype)
+    x_norm2 = float(np.linalg.eigvalsh(x64 @ x64.T)[-1])
+    col_norm2 = (x64 * x64).sum(axis=0)
+    meta = {"x_norm2": x_norm2}
+    refs = {"star": w_star}
+    if base.margins:
+        ref_w, ref_meta = diagonal.reference_classifiers(base)
+        refs |= ref_w
+        meta |= ref_meta
+    meta["setup_seconds"] = round(time.perf_counter() - t0, 3)
+    inits = [diagonal.init_params(c) for c in configs]
+    u = np.stack([a for a, _ in inits]).astype(dtype)
+    v = np.stack([b for _, b in inits]).astype(dtype)
+    lam = np.array([c.weight_decay for c in configs])
+    cap = np.array([c.lr for c in configs])
+    steps = np.array([c.steps for c in configs])
+    members = [_Member(c) for c in configs[:real]]
+    t = np.zeros(len(configs))
+    label = f"diagonal sweep of {real} alpha={','.join(f'{c.alpha:g}' for c in configs[:real])}"
+    for step in tqdm(range(int(steps[:real].max()) + 1), desc=label, disable=not progress, mininterval=10, ascii=True):
+        beta = u * u - v * v
+        q, s, g = products(beta, x, y)
+        lr = step_sizes(cap, u, v, g, s, lam, x_norm2, col_norm2, base.lr_rule == "stable", real)
+        for j, member in enumerate(members):
+            if step <= member.config.steps and step == member.next_step:
+                row = member.record(step, beta[j].astype(np.float64), u[j], v[j], x64, y64, x_test, y_test, refs)
+                row |= {"t": float(t[j]), "lr": float(lr[j])}
+                member.keep(step, row, beta[j])
+                for cb in callbacks:
+                    cb(step, row | {"member": offset + j})
+        if step == int(steps[:real].max()):
+            break
+        lr_cast = lr.astype(dtype)[:, None]
+        u -= lr_cast * (2 * u * g + lam.astype(dtype)[:, None] * u)
+        v -= lr_cast * (-2 * v * g + lam.astype(dtype)[:, None] * v)
+        t += lr
+    seconds = round(time.perf_counter() - t0, 3)
+    return [m.history(meta | {"seconds": seconds, "members": real}) for m in members]
+
+
+class _Member:
+    """One member's recording: its schedule, rows and snapshots (as :func:`diagonal.train` keeps them)."""
+
+    def __init__(self, config):
+        self.config = config
+        self.schedule = diagonal.record_steps(config.steps, config.n_log)
+        picks = np.unique(np.linspace(0, len(self.schedule) - 1, config.n_snapshots).round().astype(int))
+        self.snap_at = set(self.schedule[picks].tolist()) if config.n_snapshots else set()
+        self.index = 0
+        self.rows: dict[str, list[float]] = {}
+        self.recorded, self.snaps, self.snap_steps = [], [], []
+
+    @property
+    def next_step(self) -> int:
+        return int(self.schedule[self.index]) if self.index < len(self.schedule) else -1
+
+    def record(self, step, beta, u, v, x, y, x_test, y_test, refs) -> dict:
+        u64, v64 = u.astype(np.float64), v.astype(np.float64)
+        row = diagonal._record_row(beta, u64, v64, x, y, x_test, y_test, self.config.weight_decay, refs)
+        if not math.isfinite(row["objective"]):
+            raise FloatingPointError(f"diagonal net alpha={self.config.alpha:g} diverged at step {step}; lower lr "
+                                     f"(now {self.config.lr}) or use lr_rule='stable'")
+        return row
+
+    def keep(self, step: int, row: dict, beta) -> None:
+        for k, val in row.items():
+            self.rows.setdefault(k, []).append(val)
+        self.recorded.append(step)
+        if step in self.snap_at:
+            self.snaps.append(np.asarray(beta, dtype=np.float64).copy())
+            self.snap_steps.append(step)
+        self.index += 1
+
+    def history(self, meta: dict) -> History:
+        c = self.config
+        return History(steps=np.asarray(self.recorded, dtype=np.int64),
+                       metrics={k: np.asarray(val, dtype=np.float64) for k, val in self.rows.items()},
+                       config=c.to_dict(), meta=dict(meta), snapshot_steps=np.asarray(self.snap_steps, dtype=np.int64),
+                       snapshots={"beta": np.asarray(self.snaps).reshape(len(self.snaps), c.d)})

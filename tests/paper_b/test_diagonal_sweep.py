@@ -1,0 +1,78 @@
+"""The stacked sweep of sparse diagonal nets (grok_lib/paper_b/diagonal_sweep.py): a member's numbers are bitwise
+those of the same config trained alone, whatever its sweep; they agree with the one-by-one trainer to rounding;
+float32 stays close to float64 at small alpha; bad sweeps are refused; the benchmark checks before it times."""
+
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from grok_lib.config import ConfigError
+from grok_lib.paper_b import diagonal, diagonal_sweep
+from grok_lib.paper_b.config import PROFILES, MisgrokkingConfig
+
+BASE = replace(PROFILES["ci"]["sparse"], steps=300, n_log=30, n_snapshots=3)
+
+
+def member(alpha, **kw):
+    return replace(BASE, alpha=alpha, **kw)
+
+
+def test_a_member_is_bitwise_the_config_trained_alone():
+    sweep = [member(a) for a in (4.0, 16.0, 128.0, 1024.0, 2048.0)]
+    histories = diagonal_sweep.train_sweep(sweep, progress=False)
+    for j in (0, 2, 4):
+        alone = diagonal_sweep.train_sweep([sweep[j]], progress=False)[0]
+        assert np.array_equal(histories[j].steps, alone.steps)
+        for name in alone.metrics:
+            assert np.array_equal(histories[j][name], alone[name]), name
+        assert np.array_equal(histories[j].snapshots["beta"], alone.snapshots["beta"])
+
+
+def test_a_sweep_longer_than_a_block_keeps_every_member():
+    alphas = [2.0 + k for k in range(diagonal_sweep.BLOCK + 2)]
+    sweep = [member(a, steps=40, n_log=6) for a in alphas]
+    histories = diagonal_sweep.train_sweep(sweep, progress=False)
+    assert [h.cfg.alpha for h in histories] == alphas
+    last = diagonal_sweep.train_sweep([sweep[-1]], progress=False)[0]
+    assert np.array_equal(histories[-1]["train_loss"], last["train_loss"])
+
+
+def test_members_agree_with_the_one_by_one_trainer():
+    sweep = [member(a, steps=200 + 50 * k) for k, a in enumerate((4.0, 16.0, 128.0))]
+    for h, c in zip(diagonal_sweep.train_sweep(sweep, progress=False), sweep):
+        ref = diagonal.train(c, progress=False)
+        assert np.array_equal(h.steps, ref.steps)
+        for name in ("train_loss", "test_loss", "norm", "t", "lr", "cos_l1", "cos_l2", "beta_l1"):
+            np.testing.assert_allclose(h[name], ref[name], rtol=1e-9, atol=1e-12, err_msg=name)
+
+
+def test_float32_stays_near_float64_at_small_alpha():
+    sweep = [member(a) for a in (16.0, 128.0)]
+    for a, b in zip(diagonal_sweep.train_sweep(sweep, progress=False),
+                    diagonal_sweep.train_sweep(sweep, dtype="float32", progress=False)):
+        np.testing.assert_allclose(b["norm"], a["norm"], rtol=1e-4)
+        assert np.max(np.abs(b["test_acc"] - a["test_acc"])) <= 0.02
+
+
+def test_members_must_share_their_data():
+    with pytest.raises(ConfigError, match="differ only in alpha, weight_decay, lr, steps; these differ in data_seed"):
+        diagonal_sweep.check_stackable([member(4.0), member(16.0, data_seed=1)])
+    with pytest.raises(ConfigError, match="at least one config"):
+        diagonal_sweep.check_stackable([])
+    with pytest.raises(ConfigError, match="trains SparseConfig members, got \\['MisgrokkingConfig'\\]"):
+        diagonal_sweep.check_stackable([MisgrokkingConfig()])
+
+
+def test_dtype_is_checked_before_training():
+    with pytest.raises(ConfigError, match="dtype must be one of"):
+        diagonal_sweep.train_sweep([member(4.0)], dtype="float16", progress=False)
+
+
+def test_the_benchmark_checks_agreement_and_reports_ratios(tmp_path):
+    from benchmarks import bench_diagonal_sweep
+
+    out = bench_diagonal_sweep.main(["--d", "300", "--n", "40", "--steps", "3", "--json", str(tmp_path / "b.json")])
+    assert out["agreement_after_20_steps"] <= 1e-10
+    assert out["ratio_f64"] > 0 and out["ratio_f32"] > 0 and out["floor_f64_s"] == 2 * out["floor_f32_s"]
+    assert (tmp_path / "b.json").exists()
