@@ -43,7 +43,7 @@ def registry(claims: Sequence[Claim]) -> dict[str, Claim]:
 DEFAULT_SETTING = "default"
 #: The settings whose runs are the book's recorded sets, whatever a notebook's parameters (the paper's settings, the
 #: further seeds): a rerun shows their verdicts but does not record them as its own.
-RECORDED_SETTINGS = ("paper", "paper_ordered", "seeds")
+RECORDED_SETTINGS = ("paper", "paper_ordered", "seeds", "paper_lambda")
 
 
 def headlines(records: Sequence[dict]) -> dict[str, dict]:

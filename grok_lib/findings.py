@@ -24,6 +24,7 @@ from .tables import typeset
 #: The settings in a few words, for the narrow verdict cells (the claims report names them in full).
 SHORT = {DEFAULT_SETTING: "default profile", "paper": "paper's settings",
          "paper_ordered": "paper's settings (ordered pairs)", "seeds": "seeds 0–2",
+         "paper_lambda": "paper's λ and step, d = 4000",
          "fixed_lr": "figure runs at step 2.0"}
 #: The longest excerpt of a measured text a box shows (the claims report has the whole text).
 EXCERPT_CHARS = 170

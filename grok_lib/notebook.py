@@ -195,9 +195,12 @@ class Run:
         if self.output is None:  # a Run built without start(), not the default profile
             return (f"{text}\n(claims of the {self.profile!r} profile are not recorded; "
                     f"the report shows the default profile's)")
-        if setting in RECORDED_SETTINGS:  # the book's recorded runs: the same verdicts whatever this run's parameters
+        # given nothing but the default profile, this is the book's own run elsewhere (another arithmetic: what
+        # scripts/measure_envelope.py measures): its records are the book's settings, recorded ones included
+        own = self.given() == f"profile={DEFAULT_SETTING!r}"
+        if setting in RECORDED_SETTINGS and not own:  # the book's recorded runs: the same verdicts whatever the parameters
             return f"{text}\n(the book's verdicts on its recorded runs: not recorded with your run)"
-        path = save_records(results, source, self.output / "claims", setting=setting, given=self.given())
+        path = save_records(results, source, self.output / "claims", setting=setting, given="" if own else self.given())
         return f"{text}\n(judged on your run: {self.given()}; recorded in {path}; book/claims is not touched)"
 
 

@@ -134,6 +134,24 @@ def evaluate_sparse(groups, focus_at_seeds: Sequence[History] | None = None) -> 
     return out
 
 
+#: The setting of the sparse claims graded on the recorded set at the paper's lambda (``recorded/paper_b/sparse_paper_lambda``).
+PAPER_LAMBDA = "paper_lambda"
+#: What that set cannot grade: it has no lambda sweep (the spread over lambda needs two).
+NO_LAMBDA_SWEEP = ("B.thm.inverse_lambda_slope",)
+
+
+def evaluate_sparse_paper_lambda(histories: Sequence[History]) -> list[Result]:
+    """The sparse chapter's claims on the recorded set at the paper's lambda and step
+    (:func:`grok_lib.paper_b.recordings.sparse_paper_lambda`): the alpha sweep is the runs at the first run's data
+    seed, the focus run (alpha = 128) is read at every seed; the claims of :data:`NO_LAMBDA_SWEEP` are left out."""
+    seed = histories[0].cfg.data_seed
+    sweep = [h for h in histories if h.cfg.data_seed == seed]
+    groups = {"alpha": sweep, "weight_decay": [h for h in sweep if h.cfg.alpha == 128.0]}
+    focus = selection.focus_run(groups)
+    at_seeds = [focus, *(h for h in histories if h.cfg.data_seed != seed and h.cfg.alpha == focus.cfg.alpha)]
+    return [r for r in evaluate_sparse(groups, at_seeds) if r.claim.id not in NO_LAMBDA_SWEEP]
+
+
 def norm_deviation(h: History) -> float:
     """‖θ‖ against α e^{−λt} up to min(0.5, the run's start fraction)."""
     start = fraction_at(h, ONSET_ACC)

@@ -103,6 +103,23 @@ def transition_table(groups: Groups) -> list[dict]:
     return [transition_row(h) for h in selection.sweep_runs(groups)]
 
 
+def lambda_table(at_paper_lambda: Sequence[History], book_runs: Sequence[History]) -> list[dict]:
+    """Per run of the recorded set at the paper's lambda (:func:`grok_lib.paper_b.recordings.sparse_paper_lambda`):
+    alpha, data seed, steps to ln(alpha) / lambda, the transition's start / end as fractions of ln(alpha) / lambda, and
+    the same fractions of the book's run at the same alpha and data seed (``book_runs``: the chapter's alpha sweep and
+    focus run at every seed; None where it has no such run)."""
+    book = {(h.cfg.alpha, h.cfg.data_seed): transition_row(h) for h in book_runs}
+    rows = []
+    for h in at_paper_lambda:
+        r = transition_row(h)
+        b = book.get((h.cfg.alpha, h.cfg.data_seed), {})
+        rows.append({"alpha": h.cfg.alpha, "data seed": int(h.cfg.data_seed), "lambda": h.cfg.weight_decay,
+                     "lr": h.cfg.lr, "ln(a)/l (steps at cap)": r["ln(a)/l (steps at cap)"],
+                     "start frac": r["start frac"], "end frac": r["end frac"],
+                     "start frac, book's lambda": b.get("start frac"), "end frac, book's lambda": b.get("end frac")})
+    return rows
+
+
 def paper_table(groups: Groups) -> list[dict]:
     """The paper's Fig. 1a numbers beside this book's runs at the profile's alpha (the lambda sweep)."""
     p = PAPER_FIG1A

@@ -12,6 +12,12 @@
   misgrokking run's alpha, lambda, step size, length or test set; the choices and their reasons are in
   :func:`misgrokking_paper` and on the kernel-vs-rich page.
 
+- ``sparse_paper_lambda``: Fig. 1a's sparse classification at the paper's lambda = 1e-3 and step 0.01 (its
+  ``paper`` profile), at the default profile's d = 4000, n = 128 (the book's figures' data): the alpha sweep
+  16 ... 16384 at data seed 0 and the focus run alpha = 128 at data seeds 1 and 2 (one by one: at this d the stacked
+  step of :mod:`.diagonal_sweep` saves little, and its longest member would set every member's length), each to 2 ln(alpha) / lambda (0.55-1.9 million steps). Only lambda and the step differ
+  from the chapter's figures, so the page can say what lambda moves on the clock lambda t / ln(alpha).
+
 Each set keeps the metric traces only (no weight snapshots: a d = 1e5 vector per recorded step would be
 megabytes per run, and no claim or table reads them).
 """
@@ -56,10 +62,28 @@ def misgrokking_paper() -> list:
     return [replace(base, data_seed=s) for s in MISGROKKING_SEEDS]
 
 
+#: Sparse classification at the paper's lambda: the data seeds of the focus run (alpha = 128; the sweep's is the first).
+SPARSE_LAMBDA_SEEDS = (0, 1, 2)
+
+
+def sparse_paper_lambda() -> list:
+    """The default profile's sparse runs with the paper profile's lambda and step: the alpha sweep at the first of
+    :data:`SPARSE_LAMBDA_SEEDS`, the focus alpha at the others; steps to the sparse horizon, 200 recorded steps,
+    no beta snapshots (the page reads the traces)."""
+    paper, default = config.PROFILES["paper"]["sparse"], config.PROFILES["default"]["sparse"]
+    base = replace(default, weight_decay=paper.weight_decay, lr=paper.lr, n_snapshots=0)
+    sweep = [replace(base, alpha=a) for a in config.SWEEPS["default"]["sparse"]["alpha"]]
+    focus = [replace(base, data_seed=s) for s in SPARSE_LAMBDA_SEEDS[1:]]
+    return [replace(c, steps=config.steps_for(c, config.HORIZON["sparse"])) for c in sweep + focus]
+
+
 #: name -> (description, the function returning its configs, the weight blocks kept: none)
 RECORDINGS = {
     "paper_b/mc_paper": ("Paper B's matrix completion at the paper's settings (lambda 1e-4, step 0.1), 1.2e6 steps",
                          mc_paper, ()),
     "paper_b/misgrokking_paper": ("Paper B's misgrokking at the paper's d = 1e5, gamma = 25, n = 32, data seeds 0-2, "
                                   "each run to clock 4", misgrokking_paper, ()),
+    "paper_b/sparse_paper_lambda": ("Paper B's sparse classification at the paper's lambda 1e-3 and step 0.01, d = 4000: "
+                                    "the alpha sweep 16-16384 (data seed 0) and alpha = 128 at data seeds 1, 2",
+                                    sparse_paper_lambda, ()),
 }

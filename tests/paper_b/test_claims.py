@@ -236,3 +236,33 @@ def test_the_bridge_predictions():
     assert by_id(checks.evaluate_bridge(slow))["B.bridge.clock"].verdict == "not reproduced"
     early = [bridge_run(1.0, 1.0, 300, 40), bridge_run(10.0, 1.0, 200, 40)]
     assert by_id(checks.evaluate_bridge(early))["B.bridge.delay"].verdict == "not reproduced"
+
+
+def test_the_sparse_claims_at_the_papers_lambda_leave_out_the_spread_over_lambda():
+    """The recorded set at the paper's lambda has an alpha sweep at one data seed and the focus run at the others: the
+    sweep's claims and the fractions over seeds are graded, the spread over lambda (no lambda sweep) is left out."""
+    paper_s, paper_e = TH.PAPER_FIG1A_FRACTIONS
+    sweep = [fractions(1 - 1.5 / math.log(a), 1 - 1.0 / math.log(a), alpha=a, lam=1e-3, lr=0.05, steps=300_000)
+             for a in (16.0, 128.0, 1024.0, 8192.0)]
+    others = [fractions(paper_s + 0.3, paper_e, lam=1e-3, lr=0.05, seed=s) for s in (1, 2)]
+    got = by_id(checks.evaluate_sparse_paper_lambda([*sweep, *others]))
+    assert "B.thm.inverse_lambda_slope" not in got and "B.thm.limit" in got
+    start = got["B.fig1a.start_fraction"]
+    assert [d.seed for d in start.draws] == [0, 1, 2]
+    assert start.verdict == "not reproduced"  # two of three seeds start 0.3 late
+
+
+def test_the_papers_lambda_table_and_reading_put_each_run_beside_the_figures_run():
+    from grok_lib.paper_b import key_numbers, readings
+
+    at_paper = [fractions(0.45, 0.70, lam=1e-3, lr=0.05, seed=s) for s in (0, 1)]
+    book = [fractions(0.55, 0.78, seed=s) for s in (0, 1)]
+    for h in at_paper:
+        h.config.update(d=4000, n_train=128)
+    rows = key_numbers.lambda_table(at_paper, book)
+    assert [(r["start frac"], r["start frac, book's lambda"]) for r in rows] == [(0.45, 0.55), (0.45, 0.55)]
+    manifest = {"runs": [{"seconds": 1800.0}, {"seconds": 1800.0}], "machine": "a CPU"}
+    words = readings.paper_lambda_reading(at_paper, rows, book[0], manifest)
+    assert words["lam_start_shift"] == "-0.10 to -0.10" and words["lam_end_shift"] == "-0.08 to -0.08"
+    assert words["lam_hours"] == "1.0 h" and words["lam_other_seeds"] == "1"
+    assert words["lam_start_in"] == f"{sum(TH.START_FRACTION.holds(0.45) for _ in rows)} of 2"
