@@ -23,6 +23,8 @@ read a part's modules by name):
 - :mod:`grok_lib.grading`         the one grading rule: a claim's declaration, draws, regimes, verdicts
 - :mod:`grok_lib.claims`          the claim records, the report's tables and the headline verdicts
 - :mod:`grok_lib.verdict_list`    the committed list of every record's verdict, and the re-grade's changes
+- :mod:`grok_lib.coverage`        what of each paper is tested: its statements, their claims' verdicts or why not
+- :mod:`grok_lib.seed_statements` every statement of the seeds, in the book's words, with its claims or reason
 - :mod:`grok_lib.envelope_verdicts` the book's verdicts held against the same claims in other arithmetic
 - :mod:`grok_lib.figure_numbers`  figure regression of the numbers behind a figure
 - :mod:`grok_lib.recorded`        recorded runs: long runs computed once, committed, checked against today's code
