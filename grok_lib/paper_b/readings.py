@@ -195,28 +195,33 @@ def paper_lambda_reading(runs: Sequence[History], rows: Sequence[dict], focus: H
     from .thresholds import END_FRACTION, START_FRACTION
 
     sweep_seed = runs[0].cfg.data_seed
-    at_focus = [r for r in rows if r["alpha"] == focus.cfg.alpha]
-    starts = [r["start frac"] - r["start frac, book's lambda"] for r in at_focus]
-    ends = [r["end frac"] - r["end frac, book's lambda"] for r in at_focus]
+    focus_alpha = next((h.cfg.alpha for h in runs if h.cfg.data_seed != sweep_seed), focus.cfg.alpha)
+    at_focus = [r for r in rows if r["alpha"] == focus_alpha]
+    both = [r for r in at_focus if r["start frac, book's lambda"] is not None]  # a rerun may lack the figures' run
+    starts = [r["start frac"] - r["start frac, book's lambda"] for r in both]
+    ends = [r["end frac"] - r["end frac, book's lambda"] for r in both]
     start_in = sum(START_FRACTION.holds(r["start frac"]) for r in at_focus)
     end_in = sum(END_FRACTION.holds(r["end frac"]) for r in at_focus)
-    moves = f"{min(starts):+.2f} to {max(starts):+.2f}"
-    book_fracs = [(r["start frac, book's lambda"], r["end frac, book's lambda"]) for r in at_focus]
+    none = "(not measured: these figures have no run at the same α and data seed)"
+    moves = f"{min(starts):+.2f} to {max(starts):+.2f}" if both else none
+    book_fracs = [(r["start frac, book's lambda"], r["end frac, book's lambda"]) for r in both]
     return {
         "lam_lambda": f"{runs[0].cfg.weight_decay:g}", "lam_lr": f"{runs[0].cfg.lr:g}",
         "lam_book_lambda": f"{focus.cfg.weight_decay:g}", "lam_book_lr": f"{focus.cfg.lr:g}",
         "lam_d": f"{runs[0].cfg.d:,}", "lam_n": f"{runs[0].cfg.n_train}",
         "lam_alphas": ", ".join(f"{h.cfg.alpha:g}" for h in runs if h.cfg.data_seed == sweep_seed),
-        "lam_seed": f"{sweep_seed}", "lam_focus_alpha": f"{focus.cfg.alpha:g}",
+        "lam_seed": f"{sweep_seed}", "lam_focus_alpha": f"{focus_alpha:g}",
         "lam_other_seeds": ", ".join(str(h.cfg.data_seed) for h in runs if h.cfg.data_seed != sweep_seed),
         "lam_steps": f"{min(h.cfg.steps for h in runs):,}–{max(h.cfg.steps for h in runs):,}",
         "lam_hours": f"{sum(r['seconds'] for r in manifest['runs']) / 3600:.1f} h",
         "lam_machine": manifest["machine"],
         "lam_focus_fracs": "; ".join(f"{r['start frac']:.2f}–{r['end frac']:.2f} (seed {r['data seed']})"
                                      for r in at_focus),
-        "lam_book_fracs": "; ".join(f"{start:.2f}–{end:.2f}" for start, end in book_fracs),
-        "lam_start_shift": moves, "lam_end_shift": f"{min(ends):+.2f} to {max(ends):+.2f}",
+        "lam_book_fracs": "; ".join(f"{start:.2f}–{end:.2f}" for start, end in book_fracs) or none,
+        "lam_start_shift": moves, "lam_end_shift": f"{min(ends):+.2f} to {max(ends):+.2f}" if both else none,
         "lam_start_in": f"{start_in} of {len(at_focus)}", "lam_end_in": f"{end_in} of {len(at_focus)}",
         "lam_answer": (f"at the paper's λ the focus run's start moves by {moves} of the clock and lies in the book's "
-                       f"reading of Fig. 1a at {start_in} of {len(at_focus)} data seeds"),
+                       f"reading of Fig. 1a at {start_in} of {len(at_focus)} data seeds" if both else
+                       f"at the paper's λ the focus run's start lies in the book's reading of Fig. 1a at {start_in} of "
+                       f"{len(at_focus)} data seeds {none}"),
     }
