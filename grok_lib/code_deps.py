@@ -62,7 +62,8 @@ def code_hash(imports: list[str], hashes: dict[str, str]) -> str:
 
 def loaded_modules() -> list[str]:
     """The grok_lib modules this process has loaded so far, sorted."""
-    return sorted(m for m in sys.modules if m == "grok_lib" or m.startswith("grok_lib."))
+    # a copy first: a kernel thread may import while this reads (a generator over sys.modules then fails)
+    return sorted(m for m in list(sys.modules) if m == "grok_lib" or m.startswith("grok_lib."))
 
 
 def loaded_code() -> str:

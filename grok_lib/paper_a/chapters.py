@@ -108,7 +108,8 @@ CHAPTERS = (
     _mlp("fig2_embedding_geometry",
          Figure("paper_a/fig2_embedding_geometry", "Paper A, Figure 2: Fourier spectra and the embeddings after "
                 "generator reordering", key_numbers.fig2_embedding_geometry, _fig2),
-         claims=("A.fig2.fourier", "A.fig2.circle", "A.fig2.evenly_spaced")),
+         claims=("A.fig2.fourier", "A.fig2.circle", "A.fig2.evenly_spaced", "A.fig2.output_fourier",
+                 "A.fig2.output_circle", "A.fig2.output_evenly_spaced")),
     _mlp("fig3_stable_rank",
          Figure("paper_a/fig3_stable_rank", "Paper A, Figure 3: test loss and the stable-rank clock, with both clocks "
                 "marked", key_numbers.fig3_stable_rank, _fig3, interactive=True),
@@ -117,7 +118,8 @@ CHAPTERS = (
                 _PAPER_SPLITS),
          Figure("paper_a/init_comparison", "Paper A: PyTorch's N(0, 1) embeddings against N(0, 1/d) (default profile; "
                 "recorded runs)", recorded_numbers.init_comparison, _init, ("default", "init_scaled")),
-         claims=("A.fig3.srank_peak", "A.fig3.srank_final", "A.fig3.after_fit", "A.fig3.clock_ratio")),
+         claims=("A.fig3.srank_peak", "A.fig3.srank_final", "A.fig3.after_fit", "A.fig3.clock_ratio",
+                 "A.fig3.srank_wd_order")),
     _mlp("gradient_hierarchy",
          Figure("paper_a/gradient_hierarchy", "Paper A, Prop. 4.2: per-block gradient norms, their bounds, and "
                 "AdamW's updates", key_numbers.gradient_hierarchy, _gradients),

@@ -23,7 +23,7 @@ from ..history import History
 from . import geometry
 from .claims import REGISTRY
 from .clocks import t_rep_srank
-from .key_numbers import gradient_ratios, polygon_reading, reduction_to_end
+from .key_numbers import gradient_ratios, reduction_to_end
 from .relu_reduction import churn_rate, frozen_epoch
 from .robustness import by_weight_decay, head_share_by_phase
 from .thresholds import COMPLETE_ACC, FIT_EPOCH, FIT_EPS, PAPER_AXIS_EPOCHS, PAPER_WIDTH, RATIO_EPS
@@ -77,6 +77,17 @@ def drop_regime(sweeps: Sweeps, levels: Sequence[float]) -> Regime:
                   f"{sum(reached)} of {len(hs)} runs get there in {max(int(h.steps[-1]) for h in hs):,} epochs")
 
 
+def fall_regime(sweeps: Sweeps, fractions: Sequence[float], matrix: str = "E") -> Regime:
+    """The regime of a claim about when the stable rank falls: every run's stable rank gets down to the smallest
+    fraction of its peak in the claim's grid within the run (else the fall is cut off by the run's end, not
+    measured), as :func:`drop_regime` for the test loss."""
+    hs = [h for s in sweeps for h in s]
+    low = min(fractions)
+    reached = [not math.isnan(t_rep_srank(h, matrix, low)) for h in hs]
+    return Regime(all(reached), f"the stable rank's fall to {low:g} × its peak", "within every run",
+                  f"{sum(reached)} of {len(hs)} runs get there in {max(int(h.steps[-1]) for h in hs):,} epochs")
+
+
 def drop_epoch(h: History, level: float) -> float:
     """First recorded epoch with test loss <= ``level`` after the train loss has saturated (T_cls(1e-3)): the
     test loss's drop, not its value before memorisation (NaN if never)."""
@@ -116,22 +127,51 @@ def evaluate_fig1(sweeps: Sweeps) -> list[Result]:
                 for i, hs in enumerate(sweeps) for lvl in levels), regime=drop)]
 
 
-def evaluate_fig2(sweeps: Sweeps) -> list[Result]:
-    """The Figure 2 claims: Fourier sparsity of E, and the circle and the even spacing after reordering."""
-    sweeps = _sorted(sweeps)
-    fourier = REGISTRY["A.fig2.fourier"]
-    tops = fourier.choices[0].grid
-    end = {i: [h.snapshot("E", int(h.steps[-1])) for h in hs] for i, hs in enumerate(sweeps)}
-    fourier_draws = [draw([geometry.energy_fraction(e, k) for e in end[i]], _seed(hs), (k,), _members(hs))
-                     for i, hs in enumerate(sweeps) for k in tops]
-    init = [geometry.energy_fraction(hs[0].snapshot("E", 0), 5) for hs in sweeps]
-    polygons = {i: [polygon_reading(e) for e in end[i]] for i in end}
+def _geometry_results(sweeps: list[list[History]], block: str, ids: tuple[str, str, str], note: str = "") -> list[Result]:
+    """Fourier sparsity of ``block`` (E or U) at the end of every run, and its circle and even spacing after the
+    reordering by E's dominant frequency (Fig. 2's "same label reordering"), graded as claims ``ids``."""
+    fourier = REGISTRY[ids[0]]
+    end = {i: [(h.snapshot("E", int(h.steps[-1])), h.snapshot(block, int(h.steps[-1]))) for h in hs]
+           for i, hs in enumerate(sweeps)}
+    fourier_draws = [draw([geometry.energy_fraction(x, k) for _, x in end[i]], _seed(hs), (k,), _members(hs))
+                     for i, hs in enumerate(sweeps) for k in fourier.choices[0].grid]
+    init = [geometry.energy_fraction(hs[0].snapshot(block, 0), 5) for hs in sweeps]
+    polygons = {i: [polygon_on(x, geometry.dominant_frequency(e)) for e, x in end[i]] for i in end}
     circle = [draw([p["radius_cv"] for p in polygons[i]], _seed(hs), (), _members(hs)) for i, hs in enumerate(sweeps)]
     spacing = [draw([p["angle_rms"] for p in polygons[i]], _seed(hs), (), _members(hs)) for i, hs in enumerate(sweeps)]
     where = regime(sweeps)
-    return [grade(fourier, fourier_draws, f"at init the 5 strongest hold {min(init):.2f}–{max(init):.2f}", regime=where),
-            grade(REGISTRY["A.fig2.circle"], circle, regime=where),
-            grade(REGISTRY["A.fig2.evenly_spaced"], spacing, regime=where)]
+    return [grade(fourier, fourier_draws, note + f"at init the 5 strongest hold {min(init):.2f}–{max(init):.2f}",
+                  regime=where),
+            grade(REGISTRY[ids[1]], circle, note.rstrip("; "), regime=where),
+            grade(REGISTRY[ids[2]], spacing, note.rstrip("; "), regime=where)]
+
+
+def polygon_on(x: np.ndarray, k: int) -> dict[str, float]:
+    """How far the rows of ``x``, relabelled j = k i mod p and projected on frequency k's plane, are from a
+    regular polygon (:func:`grok_lib.paper_a.geometry.polygon_deviation`)."""
+    return geometry.polygon_deviation(geometry.circle_projection(x, k), k)
+
+
+#: Figure 2's panel B claims: graded only on sweeps that keep U's weights (a notebook's own runs; not the recorded sets).
+OUTPUT_CLAIMS = ("A.fig2.output_fourier", "A.fig2.output_circle", "A.fig2.output_evenly_spaced")
+
+
+def evaluate_fig2(sweeps: Sweeps) -> list[Result]:
+    """The Figure 2 claims: Fourier sparsity of E and of U, and their circle and even spacing after reordering by
+    E's dominant frequency (panels A and B). U's are graded on the sweeps that keep U's weights (the runs of a
+    notebook do; recorded sets keep E alone), and left out where none does."""
+    sweeps = _sorted(sweeps)
+    results = _geometry_results(sweeps, "E", ("A.fig2.fourier", "A.fig2.circle", "A.fig2.evenly_spaced"))
+    keeps = [all("U" in h.snapshots for h in hs) for hs in sweeps]
+    kept = [hs for hs, k in zip(sweeps, keeps) if k]
+    if kept:
+        left = [hs for hs, k in zip(sweeps, keeps) if not k]
+        note = (f"graded at seed {', '.join(str(_seed(hs)) for hs in kept)} alone: the recorded seed"
+                f"{'s' if len(left) > 1 else ''} {', '.join(str(_seed(hs)) for hs in left)} "
+                f"keep{'' if len(left) > 1 else 's'} E's weights, not U's; "
+                if left else "")
+        results += _geometry_results(kept, "U", OUTPUT_CLAIMS, note)
+    return results
 
 
 def peak_epoch(h: History, matrix: str = "E") -> float:
@@ -146,7 +186,8 @@ def slow_clock(h: History, matrix: str, fraction: float) -> float:
 
 
 def evaluate_fig3(sweeps: Sweeps, matrix: str = "E") -> list[Result]:
-    """The Figure 3 claims: the stable rank's peak and end, its fall after the fit, and the clock ratio."""
+    """The Figure 3 claims: the stable rank's peak and end, its fall after the fit, the clock ratio, and the order
+    of its fall in the weight decay (the book's prediction)."""
     sweeps = _sorted(sweeps)
     key = f"srank_{matrix}"
     peak = [draw([float(h[key].max()) for h in hs], _seed(hs), (), _members(hs)) for hs in sweeps]
@@ -158,6 +199,13 @@ def evaluate_fig3(sweeps: Sweeps, matrix: str = "E") -> list[Result]:
     fractions, levels = (c.grid for c in ratio.choices)
     ratio_draws = [draw([slow_clock(h, matrix, f) / t_cls(h, e) for h in hs], _seed(hs), (f, e), _members(hs))
                    for hs in sweeps for f in fractions for e in levels]
+    order = REGISTRY["A.fig3.srank_wd_order"]
+    reps = {(i, f): [t_rep_srank(h, matrix, f) for h in hs] for i, hs in enumerate(sweeps) for f in order.choices[0].grid}
+    order_draws = [draw(inversions(reps[i, f]), _seed(hs), (f,)) for i, hs in enumerate(sweeps)
+                   for f in order.choices[0].grid]
+    order_text = "T_rep(f) by weight decay: " + "; ".join(
+        f"seed {_seed(hs)}, f {f:g}: " + ", ".join("never" if math.isnan(t) else f"{t:.0f}" for t in reps[i, f])
+        for i, hs in enumerate(sweeps) for f in order.choices[0].grid)
     rep_vs_grok = "; ".join(f"seed {_seed(hs)}: " + ", ".join(
         f"{t_rep_srank(h, matrix) - grokking_epoch(h, 0.95):.0f}" for h in hs) for hs in sweeps)
     where = regime(sweeps)
@@ -165,7 +213,8 @@ def evaluate_fig3(sweeps: Sweeps, matrix: str = "E") -> list[Result]:
             grade(REGISTRY["A.fig3.srank_final"], final, regime=paper_regime(sweeps)),
             grade(after, after_draws, regime=where),
             grade(ratio, ratio_draws, f"reported, not graded: T_rep(0.8) − T_grok(95%), per weight decay: {rep_vs_grok}",
-                  regime=where)]
+                  regime=where),
+            grade(order, order_draws, order_text, regime=fall_regime(sweeps, order.choices[0].grid, matrix))]
 
 
 def evaluate_gradients(sweeps: Sweeps) -> list[Result]:

@@ -76,6 +76,31 @@ CLAIMS = [
         SPACING_STEPS, bars=moved(SPACING_STEPS), fmt=".2f",
         why="the paper states no number; tokens in random order are about p/√12 ≈ 33 steps off"),
     Claim(
+        "A.fig2.output_fourier", "A", "claim", "figure", "Fig. 2",
+        "the paper's Fig. 2 caption: '(B) Output weights after the same label reordering', shown as the same "
+        "cyclic organization as (A) (the book's reading: as for E, a few Fourier frequencies)",
+        "After grokking most of the output weights' energy is in a few Fourier frequencies.",
+        "share of U's non-constant Fourier energy (over the output label) in its k strongest frequencies at the end "
+        "of training, per weight decay",
+        FOURIER_SHARE, choices=(Choice("number of frequencies k", 5, FOURIER_TOPS, "'a few' of the 56"),), fmt=".2f",
+        why="the bar and grid of A.fig2.fourier, declared for E before U was graded"),
+    Claim(
+        "A.fig2.output_circle", "A", "claim", "figure", "Fig. 2",
+        "the paper's Fig. 2 caption: '(B) Output weights after the same label reordering' (the book's reading: the "
+        "polygon of (A))",
+        "After the same reordering (E's dominant frequency), the output weights lie on a circle.",
+        "radius coefficient of variation of U's rows projected on E's dominant frequency's plane, per weight decay",
+        CIRCLE_CV, bars=moved(CIRCLE_CV), fmt=".3f",
+        why="the bars of A.fig2.circle; 'the same label reordering' is E's, so U is read on E's frequency"),
+    Claim(
+        "A.fig2.output_evenly_spaced", "A", "claim", "figure", "Fig. 2",
+        "the paper's Fig. 2 caption: '(B) Output weights after the same label reordering' (the book's reading: the "
+        "polygon of (A))",
+        "After the same reordering, consecutive output labels sit at evenly spaced angles around the circle.",
+        "RMS angle error of U's reordered rows on E's dominant frequency, in polygon steps (2π/p), per weight decay",
+        SPACING_STEPS, bars=moved(SPACING_STEPS), fmt=".2f",
+        why="the bars of A.fig2.evenly_spaced"),
+    Claim(
         "A.fig3.srank_peak", "A", "claim", "figure", "Fig. 3",
         "the book's reading of Fig. 3 (second-hand): the stable rank falls from about 36",
         "The stable rank of the embeddings peaks at about 36.",
@@ -94,6 +119,16 @@ CLAIMS = [
         "The stable rank starts falling only after the train loss has saturated.",
         "epochs from T_cls(ε) to the stable rank's peak, per weight decay",
         AFTER_FIT, choices=(FIT_LEVEL,), fmt=".0f"),
+    Claim(
+        "A.fig3.srank_wd_order", "A", "prediction", "figure", "Fig. 3",
+        "the book's prediction from Fig. 3 (stable rank per weight decay; its fall 'in the grokking window') and "
+        "Fig. 1b (the drop earlier for larger weight decay): the paper states no order for the stable rank",
+        "The stable rank falls earlier for every larger weight decay, as the test loss does.",
+        "inversions in the order of T_rep(f) over weight decays 0.6 … 1.0 (T_rep(f): first epoch after the stable "
+        "rank's peak at ≤ f × peak; a weight decay whose stable rank never falls that far counts as one more)",
+        ORDER_INVERSIONS, choices=(REP_FRACTION,), fmt=".0f",
+        why="the rule of A.fig1.wd_order on the representation clock, with its regime (every run's fall reaches "
+            "the grid's smallest f within the run); the book's prediction, not the paper's claim"),
     Claim(
         "A.fig3.clock_ratio", "A", "claim", "text", ABSTRACT,
         "we formalize this phenomenon by separating the fast decay of the classification loss from the slower "

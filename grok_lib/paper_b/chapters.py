@@ -85,7 +85,8 @@ CHAPTERS = (
             chapter_runs.matrix_completion_configs, (
         Figure("paper_b/matrix_completion", "Paper B: matrix completion of the multiplication table: kernel plateau, "
                "then low-rank recovery", key_numbers.matrix_completion_numbers, _matrix_completion),),
-        claims=("B.mc.train_fit", "B.mc.kernel_plateau", "B.mc.recovery", "B.mc.rank_one", "B.mc.clock")),
+        claims=("B.mc.train_fit", "B.mc.kernel_plateau", "B.mc.recovery", "B.mc.rank_one", "B.mc.clock",
+                "B.mc.noisy_init")),
     Chapter("notebooks/paper_b/modular_addition.ipynb", chapter_runs.modadd, chapter_runs.modadd_configs, (
         Figure("paper_b/modadd_sweeps", "Paper B: the two-layer ReLU net on modular addition, α and λ sweeps against "
                "steps and the clock", mlp_numbers.modadd_sweeps_numbers, _modadd_sweeps),

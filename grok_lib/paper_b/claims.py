@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from ..claims import registry
 from ..grading import Choice, Claim, moved
-from .thresholds import (ACC_MATCH, BRIDGE_ACC, BRIDGE_SLOPE, COS_GAP, END_FRACTION, FINAL_ACC, FIT_CLOCKS,
+from .thresholds import (MC_NOISE_CLOCK, MC_NOISE_LEVELS, ACC_MATCH, BRIDGE_ACC, BRIDGE_SLOPE, COS_GAP, END_FRACTION, FINAL_ACC, FIT_CLOCKS,
                          KERNEL_ACC, KERNEL_ENDS, LIMIT, MC_CLOCK, MC_DROP_LEVELS, MC_FIT_LEVELS, MC_FIT_T,
                          MC_PAPER_CLOCK, MC_PLATEAU, MC_PLATEAU_CLOCKS, MC_PLATEAU_GRID, MC_RANK_EXCESS, MC_RECOVERY,
                          MISGROK_FALLS, MISGROK_HIGH, MISGROK_HIGH_GRID, NORM_DEV, ORDER_INVERSIONS, PAPER_FIG1A_FRACTIONS,
@@ -206,6 +206,21 @@ CLAIMS = [
         MC_CLOCK, choices=(Choice("drop q marking the fall", MC_DROP_LEVELS[1], MC_DROP_LEVELS,
                                   "the paper does not say which level of the fall its number marks"),), fmt=".2f",
         why="'~10⁶' is an order of magnitude read off a log axis: a decade either side"),
+    Claim(
+        "B.mc.noisy_init", "B", "claim", "review", f"Remark 3.13 and {REBUTTAL}",
+        "if we add sufficiently small noise to the initialization, the trajectory of gradient flow would remain close "
+        "to the original one for arbitrarily long time period",
+        "With small random noise on the initialisation the run still goes from the kernel plateau to the recovered "
+        "table, at the noise-free run's clock.",
+        "|x_σ(q) / x_0(q) − 1|, x(q): λt / ln α where the test MSE has first dropped by q of its kernel plateau, for "
+        "the run with init noise σ against the noise-free run on the same observed set, per init seed (a run that "
+        "never falls has no value)",
+        MC_NOISE_CLOCK, choices=(Choice("init noise σ (std of each entry of U and V; α = 10)", MC_NOISE_LEVELS[1],
+                                        MC_NOISE_LEVELS, "the remark says 'small', with no number", ".0e"),
+                                 Choice("drop q marking the fall", MC_DROP_LEVELS[1], MC_DROP_LEVELS,
+                                        "as B.mc.clock")),
+        bars=moved(MC_NOISE_CLOCK), fmt=".3f",
+        why="'close' has no number: the book's 10% of the clock, moved either way"),
     # --- modular addition ------------------------------------------------------------------------------------------
     Claim(
         "B.modadd.alpha_order", "B", "claim", "review", f"Sec. 2 and {REBUTTAL}", ORDER_QUOTE,

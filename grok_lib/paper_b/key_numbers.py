@@ -338,3 +338,19 @@ def matrix_completion_numbers(histories: Sequence[History]) -> dict:
     tr = measure.drop_transition(h)
     values["mc/T_drop10"], values["mc/T_drop90"] = none_if_nan(crossing_step(tr.start)), none_if_nan(crossing_step(tr.end))
     return values
+
+
+def mc_noise_table(clean: History, noisy: Sequence[History]) -> list[dict]:
+    """Remark 3.13's runs beside the noise-free one: per init noise and seed, the clock λt / ln α at each drop of the
+    test MSE that B.mc.noisy_init reads, and the final test MSE over the kernel plateau."""
+    from .thresholds import MC_DROP_LEVELS
+
+    rows = []
+    for h in [clean, *noisy]:
+        row = {"init noise σ": f"{h.cfg.init_noise:.0e}" if h.cfg.init_noise else "0 (the chapter's run)",
+               "init seed": int(h.cfg.init_seed) if h.cfg.init_noise else "–"}
+        for q in MC_DROP_LEVELS:
+            row[f"clock at {q:.0%} drop"] = round(measure.drop_transition(h, start=1 - q, end=1 - q).fractions[0], 3)
+        row["final / plateau"] = round(h.final("test_mse") / measure.plateau(h), 3)
+        rows.append(row)
+    return rows

@@ -225,3 +225,20 @@ def paper_lambda_reading(runs: Sequence[History], rows: Sequence[dict], focus: H
                        f"at the paper's λ the focus run's start lies in the book's reading of Fig. 1a at {start_in} of "
                        f"{len(at_focus)} data seeds {none}"),
     }
+
+
+def noisy_init_reading(clean: History, noisy: Sequence[History], result: Result) -> dict[str, str]:
+    """The numbers the matrix-completion page quotes about B.mc.noisy_init (glued): per noise level, the largest
+    relative move of the transition clock over the seeds and drops, and the verdict."""
+    from .thresholds import MC_DROP_LEVELS
+
+    noisy = checks_diagonal.noisy_twins(clean, noisy)
+    moves = collections.defaultdict(list)
+    for h in noisy:
+        for q in MC_DROP_LEVELS:
+            moves[h.cfg.init_noise].append(abs(checks_diagonal.drop_clock(h, q) / checks_diagonal.drop_clock(clean, q) - 1))
+    per_level = "; ".join(f"σ = {s:.0e}: at most {max(m):.1%}" for s, m in sorted(moves.items()))
+    seeds = sorted({int(h.cfg.init_seed) for h in noisy})
+    return {"noise_moves": per_level or "nothing (no noisy run at this run's settings)", "noise_seeds": f"{len(seeds)}",
+            "noise_verdict": f"**{result.word}**",
+            "noise_levels": ", ".join(f"{s:.0e}" for s in sorted(moves))}

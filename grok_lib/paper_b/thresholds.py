@@ -70,6 +70,10 @@ MC_PAPER_CLOCK = 1e6 * 0.1 * 1e-4 / math.log(10)
 #: "~1e6" is an order of magnitude on a log axis: a decade either side.
 MC_CLOCK = Bar(MC_PAPER_CLOCK / 10, MC_PAPER_CLOCK * 10, log=True)
 MC_DROP_LEVELS = (0.1, 0.5, 0.9)  #: the test MSE's drop from its plateau that marks "the transition" (central 0.5)
+#: Remark 3.13's "small" initialisation noise (std of each entry of U and V, against alpha = 10): the paper names none.
+MC_NOISE_LEVELS = (1e-4, 1e-3, 1e-2)
+#: "close to the original one": the noisy run's transition clock within 10% of the noise-free run's.
+MC_NOISE_CLOCK = Bar(hi=0.1)
 
 # --- modular addition and the bridge ----------------------------------------------------------------------------
 ORDER_INVERSIONS = Bar(hi=0)  #: "later for every larger alpha": no inversion in the sweep's order

@@ -141,6 +141,19 @@ def tuned_noise_seed_configs(runs: dict[str, list]) -> list:
             + further_seeds(list(runs["full"]), TUNED_NOISE_SEEDS))
 
 
+def test_noise_configs(runs: dict[str, list]) -> list:
+    """C.noise.test_shift's claim-only runs (``runs``: the label-noise chapter's groups): every run with label noise,
+    at its own seed and at seeds + 1 ... + TUNED_NOISE_SEEDS, with the same noise on its test labels."""
+    noisy = [replace(c, test_label_noise=True) for c in [*runs["fractions"], *runs["full"]] if c.label_noise > 0]
+    return noisy + further_seeds(noisy, TUNED_NOISE_SEEDS)
+
+
+def noise_claim_configs(runs: dict[str, list]) -> list:
+    """Every claim-only run of the label-noise chapter: :func:`tuned_noise_seed_configs`, then
+    :func:`test_noise_configs`."""
+    return tuned_noise_seed_configs(runs) + test_noise_configs(runs)
+
+
 def label_noise(profile: str = "default", fractions=None, d_in=None, eta=None, eps=None, data_seed=None,
                 init_seed=None, *, output_path=None) -> Run:
     """Label-noise runs at λ = 0.5, σ_n = fraction × the rebuttal's σ* (``run.groups["fractions"]``), and one at

@@ -10,7 +10,7 @@ the notebook's parameters):
 - ``d_out.ipynb``: :func:`.chapter_runs.d_out`
 - ``nets.ipynb``: :func:`.chapter_runs.nets` (named groups: :func:`.chapter_runs.net_runs`)
 - ``label_noise.ipynb``: :func:`.chapter_runs.label_noise` (named groups: :func:`.chapter_runs.noise_runs`;
-  claim-only runs: :func:`.chapter_runs.tuned_noise_seed_configs`)
+  claim-only runs: :func:`.chapter_runs.noise_claim_configs`)
 - ``modadd_data_ratio.ipynb``: :func:`.chapter_runs.modadd_data_ratio`
 """
 
@@ -89,8 +89,9 @@ CHAPTERS = (
     _chapter("label_noise", chapter_runs.label_noise, chapter_runs.noise_runs,
              Figure("paper_c/label_noise", "Paper C (rebuttal): label noise, its predicted effect and the tuned "
                     "crossings", numbers_beyond.label_noise, _label_noise),
-             claims=("C.noise.train_shift", "C.noise.gen_unchanged", "C.noise.tuned", "C.noise.theory"),
-             claim_runs=chapter_runs.tuned_noise_seed_configs),
+             claims=("C.noise.train_shift", "C.noise.gen_unchanged", "C.noise.tuned", "C.noise.theory",
+                     "C.noise.test_shift"),
+             claim_runs=chapter_runs.noise_claim_configs),
     _chapter("modadd_data_ratio", chapter_runs.modadd_data_ratio, data_ratio.data_ratio_configs,
              Figure("paper_c/modadd_data_ratio", "Paper C's question on Part A's task: grokking time against the "
                     "training fraction, with three two-parameter fits", numbers_beyond.data_ratio_numbers, _data_ratio),

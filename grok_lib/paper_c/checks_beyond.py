@@ -103,8 +103,19 @@ def evaluate_tanh(tanh: History, linear: History) -> Result:
 
 
 # --- label noise ---------------------------------------------------------------------------------------
+def noisy_test_labels(h: History) -> bool:
+    """Whether the run's test labels carry its label noise (a hand-built history without the field: no)."""
+    return bool(getattr(h.cfg, "test_label_noise", False))
+
+
 def noisy(histories: Sequence[History]) -> list[History]:
-    return [h for h in histories if h.cfg.label_noise > 0]
+    """The runs with label noise on the training set only (the rebuttal's main case)."""
+    return [h for h in histories if h.cfg.label_noise > 0 and not noisy_test_labels(h)]
+
+
+def test_noisy(histories: Sequence[History]) -> list[History]:
+    """The runs whose test labels carry the noise too (C.noise.test_shift's)."""
+    return [h for h in histories if h.cfg.label_noise > 0 and noisy_test_labels(h)]
 
 
 def noise_window(h: History, level: float) -> int:
@@ -149,10 +160,34 @@ def evaluate_noise(histories: Sequence[History]) -> list[Result]:
     return [grade(shift, shift_draws, context, regime=where), grade(unchanged, gen_draws, regime=where)]
 
 
+def test_shift_error(h: History, level: float) -> float:
+    """The largest relative error of the test loss on noisy test labels against the same run's exact L_gen plus
+    sigma_n^2 (the rebuttal's additive term), until the noiseless L_gen reaches ``level``: the test side alone, so
+    that what the student fits of the training noise (C.noise.gen_unchanged) is not counted again."""
+    t_max = noise_window(h, level)
+    if t_max < 0:
+        return math.nan
+    shifted = h["gen_loss"] + h.cfg.label_noise ** 2
+    return measure.max_relative_error(h["test_loss"], shifted, LOSS_FLOOR, h.steps, t_max)
+
+
+def evaluate_test_noise(histories: Sequence[History]) -> Result:
+    """C.noise.test_shift on the runs whose test labels carry the noise, every seed."""
+    claim = REGISTRY["C.noise.test_shift"]
+    runs = test_noisy(histories)
+    if not runs:
+        return not_graded(claim, "no run with noise on the test labels")
+    (window,) = claim.choices
+    draws = [draw([test_shift_error(h, lvl) for h in hs], s, (lvl,), members(hs))
+             for s, hs in by_seed(runs, key=lambda h: (h.cfg.lam, h.cfg.label_noise)).items() for lvl in window.grid]
+    return grade(claim, draws, regime=gd_regime(runs))
+
+
 def tuned_noise_runs(fractions: Sequence[History], further: Sequence[History]) -> list[History]:
     """The runs at the rebuttal's sigma* (lambda = NOISE_LAM) over the seeds: the label-noise chapter's run at sigma*
     among its ``fractions`` group (where its fractions hold 1) and those of ``further`` (its claim-only runs) at the
     same (lambda, sigma_n); sigma* does not depend on the seed."""
+    further = [h for h in further if not noisy_test_labels(h)]  # C.noise.test_shift's runs are not these
     lams = {h.cfg.lam for h in fractions}
     tuned = {(h.cfg.lam, h.cfg.label_noise) for h in further if h.cfg.lam in lams}
     return [h for h in [*fractions, *further] if (h.cfg.lam, h.cfg.label_noise) in tuned]
@@ -162,7 +197,7 @@ def full_noise_runs(full: Sequence[History], further: Sequence[History]) -> list
     """The runs at lambda = NOISE_FULL_LAM with sigma* of the book's full noise theory over the seeds: the chapter's
     ``full`` group and those of ``further`` (its claim-only runs) at the same (lambda, sigma_n)."""
     keys = {(h.cfg.lam, h.cfg.label_noise) for h in full}
-    return [*full, *[h for h in further if (h.cfg.lam, h.cfg.label_noise) in keys]]
+    return [*full, *[h for h in further if (h.cfg.lam, h.cfg.label_noise) in keys and not noisy_test_labels(h)]]
 
 
 def gap(h: History) -> float:

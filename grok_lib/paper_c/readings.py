@@ -249,6 +249,25 @@ def nets_paper_reading(default: Mapping[str, Sequence[History]], paper: Mapping[
 
 
 # --- label noise --------------------------------------------------------------------------------------
+def test_noise_reading(runs: Sequence[History], result) -> dict[str, str]:
+    """The numbers the label-noise page quotes about C.noise.test_shift (glued): the runs with noisy test labels,
+    their final test loss against L_gen + sigma_n^2, and the largest error the claim measured."""
+    from .checks_beyond import test_shift_error
+
+    if not runs:
+        return {"test_noise_runs": "no run", "test_noise_final": "n/a", "test_noise_error": "n/a",
+                "test_noise_verdict": result.word, "test_noise_n": "n/a"}
+    (window,) = result.claim.choices
+    errors = [test_shift_error(h, lvl) for h in runs for lvl in window.grid]
+    finals = [h.final("test_loss") / (h.final("gen_loss") + h.cfg.label_noise ** 2) for h in runs]
+    seeds = sorted({int(h.cfg.data_seed) for h in runs})
+    return {"test_noise_runs": f"{len(runs)} runs ({len(seeds)} seeds)",
+            "test_noise_final": f"{min(finals):.3f}–{max(finals):.3f}",
+            "test_noise_error": f"{max(e for e in errors if math.isfinite(e)):.1%}" if any(map(math.isfinite, errors))
+            else "n/a",
+            "test_noise_verdict": result.word, "test_noise_n": f"{runs[0].cfg.n_test:,}"}
+
+
 def tuned_noise_reading(full: Sequence[History], rebuttal: Sequence[History], result) -> dict[str, str]:
     """The numbers the label-noise page quotes about C.noise.tuned (glued): the gaps of the runs at σ* of the full
     noise theory over the seeds (graded) and of the runs at the rebuttal's σ* (``rebuttal``; reported)."""

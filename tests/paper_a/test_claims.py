@@ -51,7 +51,8 @@ OTHER_SETTINGS = ("paper", "paper_ordered", "seeds")
 
 
 def test_mlp_claims_are_recorded_at_every_setting():
-    mlp = sorted(c.id for c in claims_a.CLAIMS)
+    """Every MLP claim but Figure 2's panel B ones, whose U weights the recorded sets do not keep."""
+    mlp = sorted(c.id for c in claims_a.CLAIMS if c.id not in checks_a.OUTPUT_CLAIMS)
     for setting in OTHER_SETTINGS:
         records = [r for r in claims.load_records(setting=setting) if r["paper"] == "A"]  # B, C: theirs at "paper"
         assert sorted(r["id"] for r in records) == mlp, setting
@@ -141,3 +142,51 @@ def test_every_claim_declares_its_kind_basis_and_grading():
     # the premises the paper relies on are counted apart from its claims
     assert {c.id for c in REGISTRY.values() if c.kind == "premise"} == {
         "A.relu.frozen_patterns", "A.dln.margin_linear", "A.dln.slow_poly"}
+
+
+def _sweep(keep_u: bool, seed: int = 0):
+    """A small trained sweep (the ci profile) as a recorded set keeps it (E only) or as a notebook's runs do."""
+    from grok_lib.recorded import traces
+
+    histories = run_all(weight_decay_sweep(profile_config("ci", data_seed=seed, init_seed=seed)), progress=False)
+    return histories if keep_u else [traces(h, ("E",)) for h in histories]
+
+
+@pytest.mark.train
+def test_output_weight_claims_are_graded_where_u_is_kept_and_say_which_seeds():
+    kept, recorded = _sweep(True), _sweep(False, seed=1)
+    ids = [r.claim.id for r in checks_a.evaluate_fig2([recorded])]
+    assert not set(ids) & set(checks_a.OUTPUT_CLAIMS)  # a recorded set keeps E alone: U's claims are left out
+    results = {r.claim.id: r for r in checks_a.evaluate_fig2([kept, recorded])}
+    assert set(checks_a.OUTPUT_CLAIMS) <= set(results)
+    for cid in checks_a.OUTPUT_CLAIMS:
+        assert {d.seed for d in results[cid].draws} == {0}
+        assert "graded at seed 0 alone: the recorded seed 1 keeps E's weights, not U's" in results[cid].measured
+    # E's claims read E as before: the circle on E's own dominant frequency
+    e_cv = [d.values for d in results["A.fig2.circle"].draws if d.seed == 0][0]
+    from grok_lib.paper_a.key_numbers import polygon_reading
+    assert list(e_cv) == [polygon_reading(h.snapshot("E", int(h.steps[-1])))["radius_cv"]
+                          for h in sorted(kept, key=lambda h: h.cfg.weight_decay)]
+
+
+def test_the_stable_rank_order_needs_every_fall_within_its_run():
+    import math
+
+    import numpy as np
+
+    from grok_lib.history import History
+
+    def run(wd, fall_to):  # a stable rank that rises to 10 at epoch 100, then falls to fall_to × 10 by the end
+        steps = np.arange(0, 1001, 50)
+        srank = np.where(steps <= 100, 5 + steps / 20, 10 - (10 - 10 * fall_to) * (steps - 100) / 900 * (1 + wd))
+        srank = np.maximum(srank, 10 * fall_to)
+        return History(steps=steps, metrics={"srank_E": srank, "test_acc": np.ones_like(srank),
+                                             "train_loss": np.full_like(srank, 1e-9)},
+                       config={"weight_decay": wd, "data_seed": 0}, meta={})
+
+    reaching = [run(wd, 0.6) for wd in (0.6, 0.8, 1.0)]
+    assert checks_a.fall_regime([reaching], (0.9, 0.8, 0.7)).ok
+    short = [run(wd, 0.75) for wd in (0.6, 0.8, 1.0)]
+    where = checks_a.fall_regime([short], (0.9, 0.8, 0.7))
+    assert not where.ok and "0 of 3 runs get there" in where.measured
+    assert checks_a.inversions([math.nan, 300.0, 200.0]) == 1.0

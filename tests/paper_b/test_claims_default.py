@@ -4,7 +4,7 @@ Paper A), so a change that moves a verdict fails CI; and the committed records a
 import pytest
 
 from grok_lib import chapters, claims, envelope_verdicts
-from grok_lib.paper_b import checks, claims as claims_b, selection
+from grok_lib.paper_b import chapter_runs, checks, claims as claims_b, selection
 from grok_lib.runs import run_all
 
 #: The verdicts the book records for the default profile (book/claims/paper_b/*.json, written by the notebooks;
@@ -30,6 +30,8 @@ def test_default_profile_verdicts():
     results = (checks.evaluate_sparse(sparse, focus_at_seeds)
                + checks.evaluate_regimes(histories("kernel_vs_rich"))
                + checks.evaluate_matrix_completion(selection.matrix_completion_run(histories("matrix_completion")))
+               + [checks.evaluate_noisy_init(selection.matrix_completion_run(histories("matrix_completion")),
+                                             chapter_runs.recorded("mc_init_noise"))]
                + checks.evaluate_modadd(modadd, claim_runs("modular_addition"))
                + checks.evaluate_bridge(histories("init_scale_adamw")))
     assert not [r.claim.id for r in results if r.too_tight]  # no bar asks for less than the runs' own spread

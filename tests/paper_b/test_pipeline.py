@@ -79,6 +79,8 @@ def test_claims_evaluate_on_short_runs(runs):
     results = (checks.evaluate_sparse(sparse.groups, seeds)
                + checks.evaluate_regimes(runs["kernel_vs_rich"].groups)
                + checks.evaluate_matrix_completion(selection.matrix_completion_run(runs["matrix_completion"].histories))
+               + [checks.evaluate_noisy_init(selection.matrix_completion_run(runs["matrix_completion"].histories),
+                                             chapter_runs.recorded("mc_init_noise"))]
                + checks.evaluate_modadd(runs["modular_addition"].groups, runs["modular_addition"].claim_histories)
                + checks.evaluate_bridge(runs["init_scale_adamw"].histories))
     assert [r.claim.id for r in results] == list(claims.REGISTRY)

@@ -30,6 +30,7 @@ def test_default_profile_verdicts():
                CKW.evaluate_d_out(chapter_runs.d_out().histories), CKN.evaluate_two_layer(two_layer),
                CKN.evaluate_tanh(tanh, two_layer), *CKN.evaluate_noise(every),
                CKN.evaluate_tuned_noise(tuned, rebuttal), CKN.evaluate_noise_theory(every),
+               CKN.evaluate_test_noise(noise_run.claim_histories),
                *CKN.evaluate_data_ratio(chapter_runs.modadd_data_ratio().histories)]
     # as the book records them: a verdict holds only where every measured arithmetic gives it
     got = {r.claim.id: r.verdict for r in envelope_verdicts.across_arithmetic(results)}

@@ -86,7 +86,7 @@ def test_every_evaluator_returns_a_result(runs):
         *CKW.evaluate_weight_decay(runs["wd"]), CKW.evaluate_d_out(runs["d_out"]),
         CKN.evaluate_two_layer(two), CKN.evaluate_tanh(tanh, two),
         *CKN.evaluate_noise(noise), CKN.evaluate_tuned_noise(runs["noise_full"], [runs["noise"][-1]]),
-        CKN.evaluate_noise_theory(noise),
+        CKN.evaluate_noise_theory(noise), CKN.evaluate_test_noise(noise),
     ]
     # every claim on the linear student and the nets; those on Part A's task are tested in test_data_ratio.py
     assert [r.claim.id for r in results] == [c.id for c in cl.CLAIMS if not c.id.startswith("C.modadd")]

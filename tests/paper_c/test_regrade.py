@@ -458,8 +458,10 @@ def test_the_claim_only_seeds_are_trained_with_the_book_and_drawn_in_no_figure()
 
     chapter = chapters.chapter("paper_c", "label_noise")
     runs = chapter.runs("default")
-    extra = chapter.claim_runs(runs)
-    assert len(extra) == 2 * chapter_runs.TUNED_NOISE_SEEDS and all(c in chapters.book_configs("default") for c in extra)
+    every_extra = chapter.claim_runs(runs)
+    assert all(c in chapters.book_configs("default") for c in every_extra)
+    extra = [c for c in every_extra if not c.test_label_noise]  # C.noise.test_shift's runs: the test below
+    assert len(extra) == 2 * chapter_runs.TUNED_NOISE_SEEDS
     assert not any(c in chapters.flat(ch.runs("default")) for c in extra for ch in chapters.chapters("paper_c"))
     rebuttal, full = extra[:chapter_runs.TUNED_NOISE_SEEDS], extra[chapter_runs.TUNED_NOISE_SEEDS:]
     assert {c.label_noise for c in rebuttal} == {cc.noise_configs("default", (1.0,))[0].label_noise}
@@ -468,3 +470,20 @@ def test_the_claim_only_seeds_are_trained_with_the_book_and_drawn_in_no_figure()
     assert [c.data_seed for c in full] == [base.data_seed + k for k in range(1, chapter_runs.TUNED_NOISE_SEEDS + 1)]
     # whatever fractions a rerun gives, the claims' runs are at sigma*
     assert chapter_runs.tuned_noise_seed_configs(chapter_runs.noise_runs("default", (0.0, 0.5))) == extra
+
+
+def test_the_test_label_noise_runs_copy_every_noisy_run_at_every_seed_and_are_kept_apart():
+    from grok_lib import chapters
+    from grok_lib.paper_c import chapter_runs, checks_beyond
+
+    runs = chapters.chapter("paper_c", "label_noise").runs("default")
+    copies = chapter_runs.test_noise_configs(runs)
+    noisy = [c for c in [*runs["fractions"], *runs["full"]] if c.label_noise > 0]
+    assert all(c.test_label_noise for c in copies)
+    assert len(copies) == len(noisy) * (1 + chapter_runs.TUNED_NOISE_SEEDS)
+    assert [replace(c, test_label_noise=False) for c in copies[:len(noisy)]] == noisy
+    # the claims on training noise only never read them, whatever they are handed
+    from types import SimpleNamespace
+    fake = [SimpleNamespace(cfg=SimpleNamespace(label_noise=0.1, test_label_noise=t, lam=0.5)) for t in (False, True)]
+    assert checks_beyond.noisy(fake) == fake[:1] and checks_beyond.test_noisy(fake) == fake[1:]
+    assert checks_beyond.full_noise_runs([fake[0]], fake[1:]) == [fake[0]]
