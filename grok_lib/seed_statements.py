@@ -154,7 +154,7 @@ STATEMENTS = {
                   ('C.acc.law',), ""),
         Statement("For d_out > 1 the accuracy is a regularised incomplete gamma function of the loss.",
                   "PAPERS.md only",
-                  (), f"{OPEN}: only the d_out = 1 accuracy law is graded."),
+                  ('C.acc.gamma_law',), ""),
         Statement("Closed-form solution of the training dynamics (gradient flow, d_out = 1, γ = 0): D(t) = e^(−2ηΣ_tr t) D0, L_tr = D0ᵀ e^(−4ηΣt) Σ D0, L_gen = D0ᵀ e^(−4ηΣt) D0; it predicts individual trajectories effectively perfectly, not only ensemble averages.",
                   "rebuttal, second reply ('Similarity to previous works') and reply to the question on averaging over teachers; formulas from PAPERS.md",
                   ('C.dyn.exact',), ""),

@@ -81,7 +81,7 @@ CHAPTERS = (
     _chapter("d_out", chapter_runs.d_out, C.d_out_configs,
              Figure("paper_c/d_out", "Paper C: grokking time against the output dimension at λ = 0.9",
                     key_numbers.d_out, _d_out),
-             claims=("C.dout.peak",)),
+             claims=("C.dout.peak", "C.acc.gamma_law")),
     _chapter("nets", chapter_runs.nets, chapter_runs.net_runs,
              Figure("paper_c/nets", "Paper C: a two-layer linear net and a tanh net against the rescaled linear theory",
                     numbers_beyond.nets, _nets),

@@ -143,3 +143,27 @@ def capped_peak_text(histories: Sequence[History], cap: int = STEP_CAP) -> str:
             + (" (interior)" if interior else " (an end of the range)")
             + (f"; the test accuracy crosses after the cap at d_out = {', '.join(map(str, censored))}" if censored
                else "; no test crossing falls after the cap") + ".")
+
+
+def evaluate_gamma_law(histories: Sequence[History]) -> Result:
+    """C.acc.gamma_law on the d_out sweep's runs with d_out > 1, every seed: C.acc.law's measure and bound."""
+    from .checks import accuracy_law_bound, accuracy_law_comparisons
+
+    claim = REGISTRY["C.acc.gamma_law"]
+    runs = [h for h in histories if h.cfg.d_out > 1]
+    if not runs:
+        return not_graded(claim, "no run with d_out > 1")
+    (family,) = claim.choices
+    count = accuracy_law_comparisons(runs)
+    dev = {id(h): measure.accuracy_law_deviations(h) for h in runs}
+    z = {w: {id(h): float(dev[id(h)][w][1].max()) for h in runs} for w in ("train", "test")}
+    draws = [draw([max(z["train"][id(h)], z["test"][id(h)]) / accuracy_law_bound(count, level) for h in hs], s,
+                  (level,), members(hs))
+             for s, hs in by_seed(runs).items() for level in family.grid]
+    worst = {w: max(runs, key=lambda h: z[w][id(h)]) for w in ("train", "test")}
+    gap = {w: max(float(dev[id(h)][w][0].max()) for h in runs) for w in ("train", "test")}
+    context = (f"largest z: train {z['train'][id(worst['train'])]:.2f} ({label(worst['train'])}), test "
+               f"{z['test'][id(worst['test'])]:.2f} ({label(worst['test'])}); largest |Δ| train {gap['train']:.3f}, "
+               f"test {gap['test']:.3f}; Bonferroni bounds for {count} comparisons: "
+               + ", ".join(f"{accuracy_law_bound(count, level):.2f} at {level:g}" for level in family.grid))
+    return grade(claim, draws, context, regime=gd_regime(runs))

@@ -143,6 +143,16 @@ CLAIMS = [
         why="a peak is a maximum: at least 1. 'Near 50' read as the interior d_out of the sweep in [20, 100]; "
             "Δt / d_out (which removes the trivial η → η/d_out slow-down) and a step-cap hypothesis are reported"),
     Claim(
+        "C.acc.gamma_law", "C", "claim", "text", NOTES,
+        "d_out > 1: accuracy is a regularized incomplete gamma function",
+        r"For $d_{\mathrm{out}} > 1$ the threshold accuracy is the regularised incomplete gamma function of the loss: "
+        r"$A = P(d_{\mathrm{out}}/2,\ \varepsilon / (2\mathcal{L}))$.",
+        "as C.acc.law, with the gamma law at the simulated loss per output (L_tr, L_gen = ‖D‖² / d_out): largest "
+        "binomial z over every record step, over the Bonferroni bound of all the (curve, step) comparisons at the "
+        "family-wise level; per run of the d_out chapter with d_out > 1 (λ = 0.9; 2,000 test samples), per seed",
+        ACC_BOUND, choices=(ACC_FAMILY,), fmt=".2f",
+        why="the rule of C.acc.law, declared before these runs were graded"),
+    Claim(
         "C.nets.two_layer", "C", "claim", "text", NOTES,
         "Two-layer linear: η → η/(2 d_out²)",
         r"A two-layer linear net follows the linear theory with $\eta \to \eta / (2 d_{\mathrm{out}}^2)$.",

@@ -286,3 +286,17 @@ def tuned_noise_reading(full: Sequence[History], rebuttal: Sequence[History], re
             "rebuttal_never": ", ".join(str(r["seed"]) for r in shown if r["gap / t_test"] != r["gap / t_test"]) or "none",
             "rebuttal_final_gen": (f"{min(r['final L_gen'] for r in shown):.3g}–{max(r['final L_gen'] for r in shown):.3g}"
                                    if shown else "none")}
+
+
+def gamma_law_reading(histories: Sequence[History], result) -> dict[str, str]:
+    """What the d_out page quotes about C.acc.gamma_law (glued): per d_out > 1, the largest |counted − law| of the
+    test accuracy over the seeds and record steps, and the verdict."""
+    worst: dict[int, float] = {}
+    for h in histories:
+        if h.cfg.d_out > 1:
+            gap = float(measure.accuracy_law_deviations(h)["test"][0].max())
+            worst[h.cfg.d_out] = max(worst.get(h.cfg.d_out, 0.0), gap)
+    by_dout = "; ".join(f"d_out = {d}: {g:.3f}" for d, g in sorted(worst.items()))
+    return {"gamma_verdict": f"**{result.word}**",
+            "gamma_by_dout": f"the test accuracy is off the law by at most {by_dout} (absolute, over the seeds and "
+                             "record steps)" if worst else "no run with d_out > 1"}

@@ -83,7 +83,7 @@ def test_every_evaluator_returns_a_result(runs):
     results = [
         CK.evaluate_dynamics(runs["curves"]), CK.evaluate_mp(runs["curves"]), CK.evaluate_accuracy_law(runs["curves"]),
         *CK.evaluate_plateau(runs["curves"]), CK.evaluate_formula(runs["grok"]), CK.evaluate_divergence(runs["grok"]),
-        *CKW.evaluate_weight_decay(runs["wd"]), CKW.evaluate_d_out(runs["d_out"]),
+        *CKW.evaluate_weight_decay(runs["wd"]), CKW.evaluate_d_out(runs["d_out"]), CKW.evaluate_gamma_law(runs["d_out"]),
         CKN.evaluate_two_layer(two), CKN.evaluate_tanh(tanh, two),
         *CKN.evaluate_noise(noise), CKN.evaluate_tuned_noise(runs["noise_full"], [runs["noise"][-1]]),
         CKN.evaluate_noise_theory(noise), CKN.evaluate_test_noise(noise),
