@@ -289,8 +289,8 @@ def tuned_noise_reading(full: Sequence[History], rebuttal: Sequence[History], re
 
 
 def gamma_law_reading(histories: Sequence[History], result) -> dict[str, str]:
-    """What the d_out page quotes about C.acc.gamma_law (glued): per d_out > 1, the largest |counted − law| of the
-    test accuracy over the seeds and record steps, and the verdict."""
+    """What the d_out page quotes about C.acc.gamma_law (glued): per d_out > 1, the largest absolute gap between
+    the counted test accuracy and the law over the seeds and record steps, and the verdict."""
     worst: dict[int, float] = {}
     for h in histories:
         if h.cfg.d_out > 1:
