@@ -27,7 +27,7 @@ STATEMENTS = {
                   ('A.dln.fast_log',), ""),
         Statement("The same logarithmic fast clock follows from a one-step tail-contraction condition instead (Proposition 3.6: L_(t+1) ≤ (1−μ) L_t).",
                   "abstract; summary page, 'Core claim'; Proposition 3.6 (formula from PAPERS.md)",
-                  (), f"{OPEN}: the book grades only the gap-growth route (Theorem 3.5), not the one-step contraction of Proposition 3.6."),
+                  ('A.dln.contraction',), ""),
         Statement("Lemma 3.1: if every logit margin is at least γ, then L_CE ≤ (K−1)e^(−γ) for K classes.",
                   "Lemma 3.1 (PAPERS.md only; the seeds do not state it)",
                   ('A.dln.lemma31',), ""),

@@ -135,8 +135,8 @@ CHAPTERS = (
                "Prop. 4.3 drift)", dln_numbers.dln_slow_clock, _dln_slow),
         Figure("paper_a/dln_separation", "Paper A, deep linear networks: loss and energy gap with both clocks, "
                "per depth", dln_numbers.dln_separation, _dln_separation)),
-        claims=("A.dln.schatten", "A.dln.lemma31", "A.dln.margin_linear", "A.dln.fast_log", "A.dln.slow_poly",
-                "A.dln.prop43", "A.dln.separation")),
+        claims=("A.dln.schatten", "A.dln.lemma31", "A.dln.margin_linear", "A.dln.fast_log", "A.dln.contraction",
+                "A.dln.slow_poly", "A.dln.prop43", "A.dln.separation")),
 )
 
 

@@ -145,7 +145,7 @@ CLAIMS = [
     Claim(
         "C.acc.gamma_law", "C", "claim", "text", NOTES,
         "d_out > 1: accuracy is a regularized incomplete gamma function",
-        r"For $d_{\mathrm{out}} > 1$ the threshold accuracy is the regularised incomplete gamma function of the loss: "
+        r"For $d_{\mathrm{out}} > 1$ the threshold accuracy is the regularised incomplete $\Gamma$ function of the loss: "
         r"$A = P(d_{\mathrm{out}}/2,\ \varepsilon / (2\mathcal{L}))$.",
         "as C.acc.law, with the gamma law at the simulated loss per output (L_tr, L_gen = ‖D‖² / d_out): largest "
         "binomial z over every record step, over the Bonferroni bound of all the (curve, step) comparisons at the "

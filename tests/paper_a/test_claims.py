@@ -141,7 +141,7 @@ def test_every_claim_declares_its_kind_basis_and_grading():
             assert choice.central in choice.grid and len(choice.grid) > 1, (c.id, choice.name)
     # the premises the paper relies on are counted apart from its claims
     assert {c.id for c in REGISTRY.values() if c.kind == "premise"} == {
-        "A.relu.frozen_patterns", "A.dln.margin_linear", "A.dln.slow_poly"}
+        "A.relu.frozen_patterns", "A.dln.margin_linear", "A.dln.contraction", "A.dln.slow_poly"}
 
 
 def _sweep(keep_u: bool, seed: int = 0):

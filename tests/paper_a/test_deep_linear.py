@@ -252,3 +252,29 @@ def test_the_regime_is_measured_on_every_gd_run(tmp_path):
     steep = [dataclasses.replace(h, config=h.config | {"lr": h.cfg.lr * 100}) for h in runs]
     assert not checks.regime(steep).ok
     assert {r.verdict for r in checks.evaluate_deep_linear(steep)} == {"not tested faithfully"}
+
+
+def test_contraction_reads_one_rate_for_a_geometric_loss_and_t0_over_t_end_for_a_1_over_t_loss():
+    """Proposition 3.6's reading (A.dln.contraction): L_t = 0.99^t contracts at mu = 0.01 on every interval
+    (slowest / median = 1); L_t = 1/t has mu_k ~ 1/t, so the slowest over the median is about the window's
+    start over its middle; a rise between records is a negative rate."""
+    from grok_lib.history import History
+    from grok_lib.paper_a.dln.clocks import contraction_rates
+
+    steps = np.unique(np.geomspace(10, 10_000, 60).astype(np.int64))
+    margin = np.ones(steps.size)
+
+    def rates(loss):
+        return contraction_rates(History(steps=steps, metrics={"train_loss": loss, "margin": margin}, config={}),
+                                 t_end=float(steps[-1]))
+
+    geometric = rates(0.99 ** steps.astype(float))
+    assert np.allclose(geometric["mu"], 0.01) and geometric["slowest"] == pytest.approx(1.0)
+    harmonic = rates(1.0 / steps)
+    assert harmonic["start"] > 50 * harmonic["end"]
+    assert 0.005 < harmonic["slowest"] < 0.05  # t0 / t_end = 1e-3 against the median's ~1/300
+    rising = 0.99 ** steps.astype(float)
+    rising[30] *= 2
+    assert rates(rising)["slowest"] < 0
+    never = contraction_rates(History(steps=steps, metrics={"train_loss": 1.0 / steps, "margin": -margin}, config={}))
+    assert never["mu"].size == 0 and math.isnan(never["slowest"])  # the margin never turns positive: no window

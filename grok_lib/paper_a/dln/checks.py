@@ -147,6 +147,12 @@ def evaluate_deep_linear(histories: Sequence[History]) -> list[Result]:
         + "; power-law exponent (T ∝ ε^-k), k: " + _ranges(exponents, ".2f"))
     results.append(grade(fast, [d for d in draws if d is not None], context, regime=_both(stable, where)))
 
+    rates = [dc.contraction_rates(h) for h in plain]
+    results.append(grade(
+        REGISTRY["A.dln.contraction"], [draw([r["slowest"] for r in rates], None, (), _members(plain))],
+        "per-step rate μ at the window's start / end " + by_depth(plain, [
+            f"{r['start']:.1e}/{r['end']:.1e}" if r["mu"].size else "no window" for r in rates]), regime=stable))
+
     slow = REGISTRY["A.dln.slow_poly"]
     draws = []
     for floor in slow.choices[0].grid:

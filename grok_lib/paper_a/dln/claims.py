@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from ...claims import registry
 from ...grading import Choice, Claim, moved
-from .thresholds import (BETTER_FIT, DRIFT_ERROR, ETA_GRID, FAST_FLOOR_GRID, LEMMA_BOUND, LINE_R2, LINE_R2_GRID,
-                         SCHATTEN_EXCESS, SEPARATION, SLOW_FLOOR_GRID)
+from .thresholds import (BETTER_FIT, CONTRACTION, DRIFT_ERROR, ETA_GRID, FAST_FLOOR_GRID, LEMMA_BOUND, LINE_R2,
+                         LINE_R2_GRID, SCHATTEN_EXCESS, SEPARATION, SLOW_FLOOR_GRID)
 
 ABSTRACT = "the paper's abstract"
 
@@ -46,6 +46,19 @@ CLAIMS = [
         BETTER_FIT, choices=(Choice("smallest level ε of the fit (from 1e-1)", 1e-8, FAST_FLOOR_GRID,
                                     "how deep the fast clock is read", ".0e"),), fmt="+.3f",
         why="the theorem is conditional: it is graded only on the runs where its premise holds"),
+    Claim(
+        "A.dln.contraction", "A", "premise", "text", f"Proposition 3.6 and {ABSTRACT}",
+        r"one-step tail contraction: $L_{t+1} \le (1-\mu) L_t$",
+        r"After the margin turns positive the loss contracts by one factor every step: $L_{t+1} \le (1-\mu) L_t$ "
+        r"with one $\mu > 0$ up to the fast clock's end.",
+        "the slowest per-step contraction rate μ_k = 1 − (L(t_(k+1)) / L(t_k))^(1/(t_(k+1) − t_k)) between recorded "
+        "steps of the fast clock's window over their median (1 where one μ holds for every step; a loss falling "
+        "like 1/t gives t0 / t_end), per run without weight decay",
+        CONTRACTION, bars=moved(CONTRACTION, 1.5), fmt=".2f",
+        why="Proposition 3.6's second route to the logarithmic clock (Theorem 3.5's is Assumption 3.4): a finite "
+            "run always has some μ > 0, so the premise is read as one rate for the whole window, within a factor "
+            "the book chose, moved either way; the recorded steps are the intervals (a rise between them is seen "
+            "only as a slower rate)"),
     Claim(
         "A.dln.slow_poly", "A", "premise", "text", f"Assumption 4.5, Theorems 4.8–4.9 and {ABSTRACT}",
         "under a sharp late-time Kurdyka-Lojasiewicz tail, this structural energy closes on a polynomial time scale",

@@ -2,7 +2,8 @@
 
 - fast clock: T_cls(eps) = inf{t : L_CE(A_t) <= eps} over several decades of eps, its fit
   against ln(1/eps) (Theorem 3.5 predicts a line) and the margin growth behind it
-  (Assumption 3.4: Gamma(t) >= gamma0 + nu (t - t0));
+  (Assumption 3.4: Gamma(t) >= gamma0 + nu (t - t0)) or the loss's per-step contraction behind it
+  (Proposition 3.6: L_(t+1) <= (1 - mu) L_t);
 - slow clock: the gap Delta(t) = E(A_t) - E(A_*) of the structural energy (E(A_*) from
   :func:`grok_lib.deep_linear.minimum_energy`), T_rep(eta) over several decades of eta and
   its power-law fit (Theorems 4.8-4.9 predict T_rep ~ eta^-(2 theta - 1), theta in (1/2, 1));
@@ -97,6 +98,29 @@ def margin_growth(history: History, t_end: float | None = None, n_grid: int = 20
     nu_hold = float(np.min((gamma[inside] - g0) / (steps[inside] - t0)))
     return {"t0": t0, "gamma0": g0, "t_end": t_end, "linear": linear_fit(grid, g),
             "log": linear_fit(np.log(grid), g), "nu_hold": nu_hold}
+
+
+def contraction_rates(history: History, t_end: float | None = None) -> dict:
+    """Proposition 3.6 on a run: the per-step contraction rate mu_k = 1 - (L(t_k+1) / L(t_k))^(1 / (t_k+1 - t_k))
+    of the loss between consecutive recorded steps of the fast window (the margin positive, up to ``t_end``,
+    default :func:`fast_window_end`), and ``slowest``: the smallest mu_k over their median. One mu for every
+    step (L_(t+1) <= (1 - mu) L_t) gives about 1; a loss falling like 1/t gives about t0 / t_end, and a step
+    where the loss rises gives a negative value (-inf where the median itself is not a contraction). NaN where
+    the window holds fewer than two intervals."""
+    steps, loss, gamma = history.steps.astype(float), history["train_loss"], history["margin"]
+    pos = np.flatnonzero(gamma > 0)
+    t_end = fast_window_end(history) if t_end is None else t_end
+    empty = {"steps": np.array([]), "mu": np.array([]), "start": math.nan, "end": math.nan, "slowest": math.nan}
+    if pos.size == 0:
+        return empty
+    inside = (steps >= steps[pos[0]]) & (steps <= t_end)
+    s, ell = steps[inside], loss[inside]
+    if s.size < 3:
+        return empty
+    mu = 1 - (ell[1:] / ell[:-1]) ** (1 / np.diff(s))
+    median = float(np.median(mu))
+    return {"steps": s[:-1], "mu": mu, "start": float(mu[0]), "end": float(mu[-1]),
+            "slowest": float(mu.min()) / median if median > 0 else -math.inf}
 
 
 def theorem35_bound(steps, t0: float, gamma0: float, nu: float, n_classes: int, t_end: float = math.inf) -> np.ndarray:

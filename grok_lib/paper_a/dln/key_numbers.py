@@ -53,6 +53,22 @@ def fast_clock_table(histories: Sequence[History]) -> list[dict]:
     return rows
 
 
+def contraction_table(histories: Sequence[History]) -> list[dict]:
+    """Proposition 3.6's one-step contraction, per run without weight decay: the loss's per-step rate μ at the fast
+    window's start and end, the slowest over the median, and the steps where the loss rose between records."""
+    rows = []
+    for h in plain_runs(histories):
+        r = dc.contraction_rates(h)
+        seen = r["mu"].size > 0
+        rows.append({"run": run_label(h), "intervals": int(r["mu"].size),
+                     "μ at the start": f"{r['start']:.1e}" if seen else "-",
+                     "μ at the end": f"{r['end']:.1e}" if seen else "-",
+                     "median μ": f"{np.median(r['mu']):.1e}" if seen else "-",
+                     "slowest / median": f"{r['slowest']:.2f}" if seen else "-",
+                     "rises": int((r["mu"] < 0).sum())})
+    return rows
+
+
 def slow_clock_table(histories: Sequence[History]) -> list[dict]:
     """The slow clock's power law against ln(1/η), θ, the tail rate and Prop. 4.3's errors, per decayed GD run."""
     rows = []

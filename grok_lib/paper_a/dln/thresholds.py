@@ -9,6 +9,9 @@ SCHATTEN_EXCESS = Bar(hi=1e-3)  #: relative excess of the factor penalty over th
 LEMMA_BOUND = Bar(hi=1.0)  #: L_CE over Lemma 3.1's bound: the lemma's own inequality
 LINE_R2 = Bar(lo=0.95)  #: R^2 a line must reach to describe the margin
 LINE_R2_GRID = (Bar(lo=0.9), Bar(lo=0.99))
+#: Prop. 3.6's one mu: the slowest per-step contraction of the fast window over its median (1: one rate for every
+#: step, within a factor of 2 here; a loss falling like 1/t gives t0 / t_end)
+CONTRACTION = Bar(lo=0.5)
 BETTER_FIT = Bar(lo=0.0)  #: a difference of R^2: the first law fits at least as well as the second
 DRIFT_ERROR = Bar(hi=0.1)  #: median relative error of Prop. 4.3's drift
 GD_STABLE = Bar(hi=2.0)  #: lr x the sharpness at initialisation: GD follows the gradient flow below it (the regime)
