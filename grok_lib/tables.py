@@ -194,6 +194,7 @@ SYMBOLS = (
     (r"\beta\b", "η"),
     (r"\blambda\b", "λ"),
     (r"\bgamma0\b", "γ₀"),
+    (r"\bgamma(?= function| law)", "Γ"),  # the gamma function's name, not the letter gamma
     (r"\bgamma\b", "γ"),
     (r"\bGamma\b", "Γ"),
     (r"\bDelta\b", "Δ"),

@@ -103,14 +103,15 @@ def margin_growth(history: History, t_end: float | None = None, n_grid: int = 20
 def contraction_rates(history: History, t_end: float | None = None) -> dict:
     """Proposition 3.6 on a run: the per-step contraction rate mu_k = 1 - (L(t_k+1) / L(t_k))^(1 / (t_k+1 - t_k))
     of the loss between consecutive recorded steps of the fast window (the margin positive, up to ``t_end``,
-    default :func:`fast_window_end`), and ``slowest``: the smallest mu_k over their median. One mu for every
+    default :func:`fast_window_end`), their ``median`` and ``slowest``: the smallest mu_k over the median. One mu for every
     step (L_(t+1) <= (1 - mu) L_t) gives about 1; a loss falling like 1/t gives about t0 / t_end, and a step
     where the loss rises gives a negative value (-inf where the median itself is not a contraction). NaN where
     the window holds fewer than two intervals."""
     steps, loss, gamma = history.steps.astype(float), history["train_loss"], history["margin"]
     pos = np.flatnonzero(gamma > 0)
     t_end = fast_window_end(history) if t_end is None else t_end
-    empty = {"steps": np.array([]), "mu": np.array([]), "start": math.nan, "end": math.nan, "slowest": math.nan}
+    empty = {"steps": np.array([]), "mu": np.array([]), "start": math.nan, "end": math.nan, "median": math.nan,
+             "slowest": math.nan}
     if pos.size == 0:
         return empty
     inside = (steps >= steps[pos[0]]) & (steps <= t_end)
@@ -119,7 +120,7 @@ def contraction_rates(history: History, t_end: float | None = None) -> dict:
         return empty
     mu = 1 - (ell[1:] / ell[:-1]) ** (1 / np.diff(s))
     median = float(np.median(mu))
-    return {"steps": s[:-1], "mu": mu, "start": float(mu[0]), "end": float(mu[-1]),
+    return {"steps": s[:-1], "mu": mu, "start": float(mu[0]), "end": float(mu[-1]), "median": median,
             "slowest": float(mu.min()) / median if median > 0 else -math.inf}
 
 

@@ -63,7 +63,7 @@ def contraction_table(histories: Sequence[History]) -> list[dict]:
         rows.append({"run": run_label(h), "intervals": int(r["mu"].size),
                      "μ at the start": f"{r['start']:.1e}" if seen else "-",
                      "μ at the end": f"{r['end']:.1e}" if seen else "-",
-                     "median μ": f"{np.median(r['mu']):.1e}" if seen else "-",
+                     "median μ": f"{r['median']:.1e}" if seen else "-",
                      "slowest / median": f"{r['slowest']:.2f}" if seen else "-",
                      "rises": int((r["mu"] < 0).sum())})
     return rows
