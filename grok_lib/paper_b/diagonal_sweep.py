@@ -20,6 +20,13 @@ member-by-member trainer's (a matrix product sums in another order than a matrix
 to about 1e-15), so runs trained here must not share the run store's entries with :func:`diagonal.train`'s.
 Nothing in the book trains here yet: the benchmark (``benchmarks/bench_diagonal_sweep.py``) and the tests do.
 
+**Resumable.** A sweep of at most :data:`BLOCK` members (one block: the 5-alpha sweep is one) can hand a
+:class:`SweepState` to ``on_checkpoint`` every ``checkpoint_every`` steps and continue from one (``resume``): the
+block's parameters and clocks and each member's recording so far, as plain arrays (:func:`save_state` writes them
+atomically as ``.npz``, no pickles). A resumed sweep's histories are bitwise those of the sweep run straight through
+(``tests/paper_b/test_diagonal_sweep.py``); ``stop_after`` (seconds) ends a long sweep at its first checkpoint past
+that time, so a session can do part of it and the next one continue (``scripts/train_stacked_sweep.py``).
+
 ``dtype="float32"`` keeps X, U, V and the products in float32 (half the bytes per step); the clock t, the step
 sizes and every recorded metric stay float64 (:func:`diagonal._record_row` on beta in float64). It changes four of
 the sparse chapter's verdicts (the alpha = 16384 run loses its kernel phase; ``benchmarks/README.md``), so it is
@@ -28,15 +35,20 @@ a measurement, not a setting the book's runs may use.
 
 from __future__ import annotations
 
+import io
+import json
 import math
 import time
-from typing import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Optional, Sequence
 
 import numpy as np
 from tqdm import tqdm
 
-from ..config import ConfigError, need_choice
-from ..history import History
+from ..atomic import atomic_write
+from ..config import ConfigError, need_choice, need_int
+from ..history import History, load_npz
 from . import diagonal
 from .config import SparseConfig
 
@@ -98,24 +110,78 @@ def _padded(configs: list) -> list:
     return configs + [configs[0]] * (-len(configs) % BLOCK)
 
 
-def train_sweep(configs: Sequence, dtype: str = "float64", progress: bool = True, callbacks=()) -> list[History]:
+@dataclass
+class SweepState:
+    """Everything a one-block sweep needs to continue from ``step`` (the step about to be taken, every earlier update
+    applied): ``signature`` (its configs and dtype, which a resume must match), the block's ``u``, ``v`` and clocks
+    ``t``, and per member ``m<j>/...`` its recorded steps, rows and snapshots."""
+
+    step: int
+    signature: str
+    arrays: dict[str, np.ndarray]
+
+    def to_arrays(self) -> dict[str, np.ndarray]:
+        return {"step": np.array(self.step, dtype=np.int64), "signature": np.array(self.signature), **self.arrays}
+
+    @classmethod
+    def from_arrays(cls, arrays: dict[str, np.ndarray]) -> "SweepState":
+        rest = {k: v for k, v in arrays.items() if k not in ("step", "signature")}
+        return cls(step=int(arrays["step"]), signature=str(arrays["signature"]), arrays=rest)
+
+
+def signature(configs: Sequence, dtype: str) -> str:
+    """The configs (as dicts) and dtype of a sweep, as the text a checkpoint carries."""
+    return json.dumps({"dtype": dtype, "configs": [c.to_dict() for c in configs]}, sort_keys=True)
+
+
+def save_state(path: Path, state: SweepState) -> None:
+    """Write ``state`` to ``path`` as ``.npz`` (plain arrays), atomically: a reader finds the old file or the new."""
+    buf = io.BytesIO()
+    np.savez(buf, **state.to_arrays())
+    atomic_write(Path(path), buf.getvalue())
+
+
+def load_state(path: Path) -> SweepState:
+    """The state :func:`save_state` wrote to ``path``."""
+    return SweepState.from_arrays(load_npz(Path(path).read_bytes()))
+
+
+def train_sweep(configs: Sequence, dtype: str = "float64", progress: bool = True, callbacks=(), *,
+                resume: Optional[SweepState] = None, on_checkpoint: Optional[Callable[[SweepState], None]] = None,
+                checkpoint_every: int = 10_000, stop_after: Optional[float] = None) -> Optional[list[History]]:
     """Train the members of one sweep (:class:`~grok_lib.paper_b.config.SparseConfig` s that :func:`check_stackable`
     accepts) as one computation, in ``dtype`` (see the module docstring).
 
     Each history is the one :func:`diagonal.train` records (the same metrics, snapshots and meta), in the
     order of ``configs``. ``callbacks``: each is called as ``cb(step, row)`` at every recorded step of every
-    member, the row carrying ``member`` (its index in ``configs``)."""
+    member, the row carrying ``member`` (its index in ``configs``).
+
+    ``resume``, ``on_checkpoint``, ``checkpoint_every`` and ``stop_after`` (one block only): continue from a
+    :class:`SweepState`; receive one every ``checkpoint_every`` steps; and stop at the first checkpoint taken
+    ``stop_after`` seconds or more after the start, returning None (the sweep is not finished)."""
     configs = list(configs)
     check_stackable(configs)
     need_choice("dtype", dtype, DTYPES)
+    need_int("checkpoint_every", checkpoint_every, 1)
+    resumable = resume is not None or on_checkpoint is not None or stop_after is not None
+    if resumable and len(configs) > BLOCK:
+        raise ConfigError(f"a resumable sweep has at most {BLOCK} members (one block), got {len(configs)}")
+    if stop_after is not None and on_checkpoint is None:
+        raise ConfigError("stop_after needs on_checkpoint: a sweep stopped early continues only from its checkpoint")
+    plan = {"resume": resume, "on_checkpoint": on_checkpoint, "every": checkpoint_every, "stop_after": stop_after,
+            "signature": signature(configs, dtype)}
     histories = []
     for at in range(0, len(configs), BLOCK):
         block = configs[at:at + BLOCK]
-        histories += _train_block(_padded(block), len(block), at, np.dtype(dtype), progress, callbacks)
+        done = _train_block(_padded(block), len(block), at, np.dtype(dtype), progress, callbacks, plan)
+        if done is None:
+            return None
+        histories += done
     return histories
 
 
-def _train_block(configs: list, real: int, offset: int, dtype: np.dtype, progress: bool, callbacks) -> list[History]:
+def _train_block(configs: list, real: int, offset: int, dtype: np.dtype, progress: bool, callbacks,
+                 plan: dict) -> list[History] | None:
     t0 = time.perf_counter()
     base = configs[0]
     x64, y64, x_test, y_test, w_star = diagonal.make_data(base)
@@ -137,8 +203,14 @@ def _train_block(configs: list, real: int, offset: int, dtype: np.dtype, progres
     steps = np.array([c.steps for c in configs])
     members = [_Member(c) for c in configs[:real]]
     t = np.zeros(len(configs))
+    start = 0
+    if plan["resume"] is not None:
+        u, v, t, start = _restore(plan["resume"], plan["signature"], members, dtype)
+        meta["resumed_from"] = start
+    last = int(steps[:real].max())
     label = f"diagonal sweep of {real} alpha={','.join(f'{c.alpha:g}' for c in configs[:real])}"
-    for step in tqdm(range(int(steps[:real].max()) + 1), desc=label, disable=not progress, mininterval=10, ascii=True):
+    bar = tqdm(total=last + 1, initial=start, desc=label, disable=not progress, mininterval=10, ascii=True)
+    for step in range(start, last + 1):
         beta = u * u - v * v
         q, s, g = products(beta, x, y)
         lr = step_sizes(cap, u, v, g, s, lam, x_norm2, col_norm2, base.lr_rule == "stable", real)
@@ -149,14 +221,41 @@ def _train_block(configs: list, real: int, offset: int, dtype: np.dtype, progres
                 member.keep(step, row, beta[j])
                 for cb in callbacks:
                     cb(step, row | {"member": offset + j})
-        if step == int(steps[:real].max()):
+        bar.update(1)
+        if step == last:
             break
         lr_cast = lr.astype(dtype)[:, None]
         u -= lr_cast * (2 * u * g + lam.astype(dtype)[:, None] * u)
         v -= lr_cast * (-2 * v * g + lam.astype(dtype)[:, None] * v)
         t += lr
+        if plan["on_checkpoint"] is not None and (step + 1) % plan["every"] == 0:
+            plan["on_checkpoint"](_state(step + 1, plan["signature"], u, v, t, members))
+            if plan["stop_after"] is not None and time.perf_counter() - t0 >= plan["stop_after"]:
+                bar.close()
+                return None
+    bar.close()
     seconds = round(time.perf_counter() - t0, 3)
     return [m.history(meta | {"seconds": seconds, "members": real}) for m in members]
+
+
+def _state(step: int, sig: str, u, v, t, members: list) -> SweepState:
+    arrays = {"u": u.copy(), "v": v.copy(), "t": t.copy()}
+    for j, m in enumerate(members):
+        arrays |= {f"m{j}/{k}": a for k, a in m.arrays().items()}
+    return SweepState(step, sig, arrays)
+
+
+def _restore(state: SweepState, sig: str, members: list, dtype: np.dtype):
+    """The block's (u, v, t, step) from ``state``, its members' recordings put back; a ConfigError if the state is
+    another sweep's."""
+    if state.signature != sig:
+        raise ConfigError("resume: the checkpoint is of another sweep (its configs or dtype differ from these)")
+    a = state.arrays
+    if a["u"].dtype != dtype:
+        raise ConfigError(f"resume: the checkpoint holds {a['u'].dtype} parameters, this sweep computes in {dtype}")
+    for j, m in enumerate(members):
+        m.restore({k.split("/", 1)[1]: v for k, v in a.items() if k.startswith(f"m{j}/")})
+    return a["u"].copy(), a["v"].copy(), a["t"].copy(), state.step
 
 
 class _Member:
@@ -191,6 +290,22 @@ class _Member:
             self.snaps.append(np.asarray(beta, dtype=np.float64).copy())
             self.snap_steps.append(step)
         self.index += 1
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        """The recording so far as plain arrays (rows/<metric>, recorded, snaps, snap_steps)."""
+        d = self.config.d
+        return {**{f"rows/{k}": np.asarray(val, dtype=np.float64) for k, val in self.rows.items()},
+                "recorded": np.asarray(self.recorded, dtype=np.int64),
+                "snaps": np.asarray(self.snaps, dtype=np.float64).reshape(len(self.snaps), d),
+                "snap_steps": np.asarray(self.snap_steps, dtype=np.int64)}
+
+    def restore(self, arrays: dict[str, np.ndarray]) -> None:
+        """Put back the recording :meth:`arrays` gave (the float64 values round-trip exactly)."""
+        self.rows = {k.split("/", 1)[1]: [float(x) for x in val] for k, val in arrays.items() if k.startswith("rows/")}
+        self.recorded = [int(s) for s in arrays["recorded"]]
+        self.snaps = [row.copy() for row in arrays["snaps"]]
+        self.snap_steps = [int(s) for s in arrays["snap_steps"]]
+        self.index = len(self.recorded)
 
     def history(self, meta: dict) -> History:
         c = self.config

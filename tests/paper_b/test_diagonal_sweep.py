@@ -76,3 +76,58 @@ def test_the_benchmark_checks_agreement_and_reports_ratios(tmp_path):
     assert out["agreement_after_20_steps"] <= 1e-10
     assert out["ratio_f64"] > 0 and out["ratio_f32"] > 0 and out["floor_f64_s"] == 2 * out["floor_f32_s"]
     assert (tmp_path / "b.json").exists()
+
+
+def _same(a, b):
+    assert np.array_equal(a.steps, b.steps)
+    assert set(a.metrics) == set(b.metrics)
+    for name in a.metrics:
+        assert np.array_equal(a[name], b[name]), name
+    assert np.array_equal(a.snapshot_steps, b.snapshot_steps)
+    assert np.array_equal(a.snapshots["beta"], b.snapshots["beta"])
+
+
+def test_a_resumed_sweep_is_bitwise_the_sweep_run_straight_through(tmp_path):
+    sweep = [member(a, steps=300 - 40 * k) for k, a in enumerate((4.0, 128.0, 2048.0))]
+    straight = diagonal_sweep.train_sweep(sweep, progress=False)
+    states = []
+    again = diagonal_sweep.train_sweep(sweep, progress=False, on_checkpoint=states.append, checkpoint_every=70)
+    assert [s.step for s in states] == [70, 140, 210, 280]  # after the updates of steps 69, 139, ... (the last is 299)
+    for a, b in zip(straight, again):
+        _same(a, b)
+    path = tmp_path / "sweep.npz"
+    diagonal_sweep.save_state(path, states[1])
+    resumed = diagonal_sweep.train_sweep(sweep, progress=False, resume=diagonal_sweep.load_state(path))
+    for a, b in zip(straight, resumed):
+        _same(a, b)
+        assert b.meta["resumed_from"] == 140
+
+
+def test_stop_after_ends_at_a_checkpoint_and_the_next_session_finishes(tmp_path):
+    sweep = [member(a, steps=200) for a in (16.0, 1024.0)]
+    path = tmp_path / "sweep.npz"
+    save = lambda state: diagonal_sweep.save_state(path, state)  # noqa: E731
+    assert diagonal_sweep.train_sweep(sweep, progress=False, on_checkpoint=save, checkpoint_every=50,
+                                      stop_after=0.0) is None  # stopped at its first checkpoint
+    assert diagonal_sweep.load_state(path).step == 50
+    finished = diagonal_sweep.train_sweep(sweep, progress=False, resume=diagonal_sweep.load_state(path))
+    for a, b in zip(diagonal_sweep.train_sweep(sweep, progress=False), finished):
+        _same(a, b)
+
+
+def test_a_checkpoint_resumes_only_its_own_sweep():
+    sweep = [member(a, steps=100) for a in (4.0, 16.0)]
+    states = []
+    diagonal_sweep.train_sweep(sweep, progress=False, on_checkpoint=states.append, checkpoint_every=50)
+    with pytest.raises(ConfigError, match="another sweep"):
+        diagonal_sweep.train_sweep([member(4.0, steps=100), member(32.0, steps=100)], progress=False,
+                                   resume=states[0])
+    with pytest.raises(ConfigError, match="another sweep"):
+        diagonal_sweep.train_sweep(sweep, dtype="float32", progress=False, resume=states[0])
+    with pytest.raises(ConfigError, match="at most 8 members"):
+        diagonal_sweep.train_sweep([member(2.0 + k, steps=10) for k in range(9)], progress=False,
+                                   on_checkpoint=states.append)
+    with pytest.raises(ConfigError, match="stop_after needs on_checkpoint"):
+        diagonal_sweep.train_sweep(sweep, progress=False, stop_after=1.0)
+    with pytest.raises(ConfigError, match="checkpoint_every"):
+        diagonal_sweep.train_sweep(sweep, progress=False, checkpoint_every=0)
