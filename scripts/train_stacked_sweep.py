@@ -72,15 +72,15 @@ def main(argv=None) -> int:
     ap.add_argument("--hours", type=float, default=None, help="stop at the first checkpoint after this long")
     args = ap.parse_args(argv)
     try:
-        need_int("every", args.every, 1)
+        need_int("--every", args.every, 1)
         if args.hours is not None:
-            need_real("hours", args.hours, 0.0, 1e4, lo_open=False, hi_open=True)
+            need_real("--hours", args.hours, 0.0, 1e4, lo_open=False, hi_open=True)
         configs = sweep_configs(args.d, args.n, args.n_test, args.data_seed, args.horizon)
         out = args.out
-        if (out / "0.npz").exists():
+        check_out(out, configs)
+        if all((out / f"{j}.npz").exists() for j in range(len(configs))):
             print(f"{out}: the sweep is done ({len(configs)} histories)")
             return 0
-        check_out(out, configs)
     except ConfigError as err:
         print(f"train_stacked_sweep.py: {err}", file=sys.stderr)
         return 2

@@ -46,6 +46,7 @@ from typing import Callable, Optional, Sequence
 import numpy as np
 from tqdm import tqdm
 
+from ..arithmetic import arithmetic_id
 from ..atomic import atomic_write
 from ..config import ConfigError, need_choice, need_int
 from ..history import History, load_npz
@@ -113,8 +114,8 @@ def _padded(configs: list) -> list:
 @dataclass
 class SweepState:
     """Everything a one-block sweep needs to continue from ``step`` (the step about to be taken, every earlier update
-    applied): ``signature`` (its configs and dtype, which a resume must match), the block's ``u``, ``v`` and clocks
-    ``t``, and per member ``m<j>/...`` its recorded steps, rows and snapshots."""
+    applied): ``signature`` (its configs, dtype and arithmetic, which a resume must match), the block's ``u``, ``v``
+    and clocks ``t``, the seconds spent so far, and per member ``m<j>/...`` its recorded steps, rows and snapshots."""
 
     step: int
     signature: str
@@ -130,8 +131,10 @@ class SweepState:
 
 
 def signature(configs: Sequence, dtype: str) -> str:
-    """The configs (as dicts) and dtype of a sweep, as the text a checkpoint carries."""
-    return json.dumps({"dtype": dtype, "configs": [c.to_dict() for c in configs]}, sort_keys=True)
+    """The configs (as dicts), dtype and arithmetic of a sweep, as the text a checkpoint carries: a resume in other
+    arithmetic would mix two machines' numbers in one run."""
+    return json.dumps({"dtype": dtype, "configs": [c.to_dict() for c in configs], "arithmetic": arithmetic_id()},
+                      sort_keys=True)
 
 
 def save_state(path: Path, state: SweepState) -> None:
@@ -168,8 +171,7 @@ def train_sweep(configs: Sequence, dtype: str = "float64", progress: bool = True
         raise ConfigError(f"a resumable sweep has at most {BLOCK} members (one block), got {len(configs)}")
     if stop_after is not None and on_checkpoint is None:
         raise ConfigError("stop_after needs on_checkpoint: a sweep stopped early continues only from its checkpoint")
-    plan = {"resume": resume, "on_checkpoint": on_checkpoint, "every": checkpoint_every, "stop_after": stop_after,
-            "signature": signature(configs, dtype)}
+    plan = _Checkpoints(resume, on_checkpoint, checkpoint_every, stop_after, signature(configs, dtype))
     histories = []
     for at in range(0, len(configs), BLOCK):
         block = configs[at:at + BLOCK]
@@ -180,8 +182,19 @@ def train_sweep(configs: Sequence, dtype: str = "float64", progress: bool = True
     return histories
 
 
+@dataclass(frozen=True)
+class _Checkpoints:
+    """How a block resumes and checkpoints (see :func:`train_sweep`)."""
+
+    resume: Optional[SweepState]
+    on_checkpoint: Optional[Callable[[SweepState], None]]
+    every: int
+    stop_after: Optional[float]
+    signature: str
+
+
 def _train_block(configs: list, real: int, offset: int, dtype: np.dtype, progress: bool, callbacks,
-                 plan: dict) -> list[History] | None:
+                 plan: _Checkpoints) -> list[History] | None:
     t0 = time.perf_counter()
     base = configs[0]
     x64, y64, x_test, y_test, w_star = diagonal.make_data(base)
@@ -203,10 +216,10 @@ def _train_block(configs: list, real: int, offset: int, dtype: np.dtype, progres
     steps = np.array([c.steps for c in configs])
     members = [_Member(c) for c in configs[:real]]
     t = np.zeros(len(configs))
-    start = 0
-    if plan["resume"] is not None:
-        u, v, t, start = _restore(plan["resume"], plan["signature"], members, dtype)
-        meta["resumed_from"] = start
+    start, before = 0, 0.0
+    if plan.resume is not None:
+        u, v, t, start, before = _restore(plan.resume, plan.signature, members)
+        meta["resumed_from"] = start  # the last call's start; "seconds" adds up every call's
     last = int(steps[:real].max())
     label = f"diagonal sweep of {real} alpha={','.join(f'{c.alpha:g}' for c in configs[:real])}"
     bar = tqdm(total=last + 1, initial=start, desc=label, disable=not progress, mininterval=10, ascii=True)
@@ -228,34 +241,35 @@ def _train_block(configs: list, real: int, offset: int, dtype: np.dtype, progres
         u -= lr_cast * (2 * u * g + lam.astype(dtype)[:, None] * u)
         v -= lr_cast * (-2 * v * g + lam.astype(dtype)[:, None] * v)
         t += lr
-        if plan["on_checkpoint"] is not None and (step + 1) % plan["every"] == 0:
-            plan["on_checkpoint"](_state(step + 1, plan["signature"], u, v, t, members))
-            if plan["stop_after"] is not None and time.perf_counter() - t0 >= plan["stop_after"]:
+        if plan.on_checkpoint is not None and (step + 1) % plan.every == 0:
+            spent = before + time.perf_counter() - t0
+            plan.on_checkpoint(_state(step + 1, plan.signature, u, v, t, spent, members))
+            # stop only with more than the last step left: a call that only records it would pay the setup again
+            if plan.stop_after is not None and time.perf_counter() - t0 >= plan.stop_after and step + 1 < last:
                 bar.close()
                 return None
     bar.close()
-    seconds = round(time.perf_counter() - t0, 3)
+    seconds = round(before + time.perf_counter() - t0, 3)
     return [m.history(meta | {"seconds": seconds, "members": real}) for m in members]
 
 
-def _state(step: int, sig: str, u, v, t, members: list) -> SweepState:
-    arrays = {"u": u.copy(), "v": v.copy(), "t": t.copy()}
+def _state(step: int, sig: str, u, v, t, seconds: float, members: list) -> SweepState:
+    arrays = {"u": u.copy(), "v": v.copy(), "t": t.copy(), "seconds": np.array(seconds)}
     for j, m in enumerate(members):
         arrays |= {f"m{j}/{k}": a for k, a in m.arrays().items()}
     return SweepState(step, sig, arrays)
 
 
-def _restore(state: SweepState, sig: str, members: list, dtype: np.dtype):
-    """The block's (u, v, t, step) from ``state``, its members' recordings put back; a ConfigError if the state is
-    another sweep's."""
+def _restore(state: SweepState, sig: str, members: list):
+    """The block's (u, v, t, step, seconds so far) from ``state``, its members' recordings put back; a ConfigError if
+    the state is another sweep's or was made in other arithmetic."""
     if state.signature != sig:
-        raise ConfigError("resume: the checkpoint is of another sweep (its configs or dtype differ from these)")
+        raise ConfigError("resume: the checkpoint is of another sweep (its configs, dtype or arithmetic differ from "
+                          "these)")
     a = state.arrays
-    if a["u"].dtype != dtype:
-        raise ConfigError(f"resume: the checkpoint holds {a['u'].dtype} parameters, this sweep computes in {dtype}")
     for j, m in enumerate(members):
         m.restore({k.split("/", 1)[1]: v for k, v in a.items() if k.startswith(f"m{j}/")})
-    return a["u"].copy(), a["v"].copy(), a["t"].copy(), state.step
+    return a["u"].copy(), a["v"].copy(), a["t"].copy(), state.step, float(a["seconds"])
 
 
 class _Member:

@@ -7,6 +7,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
+from grok_lib.arithmetic import arithmetic_id
 from grok_lib.config import ConfigError
 from grok_lib.paper_b import diagonal, diagonal_sweep
 from grok_lib.paper_b.config import PROFILES, MisgrokkingConfig
@@ -92,15 +93,32 @@ def test_a_resumed_sweep_is_bitwise_the_sweep_run_straight_through(tmp_path):
     straight = diagonal_sweep.train_sweep(sweep, progress=False)
     states = []
     again = diagonal_sweep.train_sweep(sweep, progress=False, on_checkpoint=states.append, checkpoint_every=70)
-    assert [s.step for s in states] == [70, 140, 210, 280]  # after the updates of steps 69, 139, ... (the last is 299)
+    # a checkpoint follows the updates of steps 69, 139, ...; the last update is step 299's, the last step 300
+    assert [s.step for s in states] == [70, 140, 210, 280]
     for a, b in zip(straight, again):
         _same(a, b)
     path = tmp_path / "sweep.npz"
-    diagonal_sweep.save_state(path, states[1])
-    resumed = diagonal_sweep.train_sweep(sweep, progress=False, resume=diagonal_sweep.load_state(path))
-    for a, b in zip(straight, resumed):
+    for state in states:  # 210 and 280: after the members that end at 220 and 260 have, or have not, finished
+        diagonal_sweep.save_state(path, state)
+        resumed = diagonal_sweep.train_sweep(sweep, progress=False, resume=diagonal_sweep.load_state(path))
+        for a, b in zip(straight, resumed):
+            _same(a, b)
+            assert b.meta["resumed_from"] == state.step
+
+
+def test_a_checkpoint_on_the_last_step_resumes_to_the_same_end():
+    sweep = [member(a, steps=100) for a in (4.0, 16.0)]
+    states = []
+    straight = diagonal_sweep.train_sweep(sweep, progress=False, on_checkpoint=states.append, checkpoint_every=50,
+                                          stop_after=0.0)  # stops at 50; never with only the last step left
+    assert straight is None and [s.step for s in states] == [50]
+    more = []
+    end = diagonal_sweep.train_sweep(sweep, progress=False, resume=states[0], on_checkpoint=more.append,
+                                     checkpoint_every=50, stop_after=0.0)
+    assert [s.step for s in more] == [100] and end is not None  # the checkpoint at the last step did not stop it
+    for a, b in zip(diagonal_sweep.train_sweep(sweep, progress=False), end):
         _same(a, b)
-        assert b.meta["resumed_from"] == 140
+    assert end[0].meta["seconds"] >= float(states[0].arrays["seconds"])  # every call's time, added up
 
 
 def test_stop_after_ends_at_a_checkpoint_and_the_next_session_finishes(tmp_path):
@@ -124,6 +142,10 @@ def test_a_checkpoint_resumes_only_its_own_sweep():
                                    resume=states[0])
     with pytest.raises(ConfigError, match="another sweep"):
         diagonal_sweep.train_sweep(sweep, dtype="float32", progress=False, resume=states[0])
+    made_elsewhere = replace(states[0], signature=states[0].signature.replace(arithmetic_id(), "another arithmetic"))
+    assert made_elsewhere.signature != states[0].signature
+    with pytest.raises(ConfigError, match="arithmetic differ"):
+        diagonal_sweep.train_sweep(sweep, progress=False, resume=made_elsewhere)
     with pytest.raises(ConfigError, match="at most 8 members"):
         diagonal_sweep.train_sweep([member(2.0 + k, steps=10) for k in range(9)], progress=False,
                                    on_checkpoint=states.append)

@@ -46,4 +46,12 @@ def test_a_folder_holds_one_sweep_in_one_arithmetic(tmp_path, capsys):
     assert script.main(["--out", str(out), *SMALL]) == 2
     assert "resume it where it started" in capsys.readouterr().err
     assert script.main(["--out", str(tmp_path / "x"), *SMALL[:-2], "--every", "0"]) == 2
-    assert "every must be an integer" in capsys.readouterr().err
+    assert "--every must be an integer" in capsys.readouterr().err
+
+
+def test_a_sweep_cut_off_while_writing_its_histories_is_not_done(tmp_path, capsys):
+    out = tmp_path / "sweep"
+    assert script.main(["--out", str(out), *SMALL]) == 0
+    (out / "3.npz").unlink()  # as if the call had died between two histories
+    assert script.main(["--out", str(out), *SMALL]) == 0
+    assert "starting" in capsys.readouterr().out and (out / "3.npz").exists()  # trained again, not "done"
