@@ -27,13 +27,14 @@ from dataclasses import replace
 from pathlib import Path
 
 import grok_lib  # noqa: F401  first: it pins the arithmetic before numpy loads (grok_lib/arithmetic.py)
-from grok_lib.arithmetic import arithmetic_id
 from grok_lib.atomic import atomic_write
 from grok_lib.config import ConfigError, need_int, need_real
 from grok_lib.paper_b import config as pb, diagonal_sweep
 
 #: The chapter's alpha sweep (the default profile's), trained at the paper's lambda and step.
 ALPHAS = pb.SWEEPS["default"]["sparse"]["alpha"]
+#: float64 only: float32 changes four of the sparse chapter's verdicts (benchmarks/README.md).
+DTYPE = "float64"
 
 
 def sweep_configs(d: int, n: int, n_test: int, data_seed: int, horizon: float) -> list:
@@ -46,8 +47,9 @@ def sweep_configs(d: int, n: int, n_test: int, data_seed: int, horizon: float) -
 
 
 def check_out(out: Path, configs: list) -> None:
-    """``out``'s sweep.json must name these configs and this arithmetic (written on the first call)."""
-    described = {"configs": [c.to_dict() for c in configs], "arithmetic": arithmetic_id()}
+    """``out``'s sweep.json must name these configs and this arithmetic (written on the first call: the checkpoint's
+    own signature, :func:`diagonal_sweep.signature`, which a resume checks again)."""
+    described = json.loads(diagonal_sweep.signature(configs, DTYPE))
     path = out / "sweep.json"
     if not path.exists():
         atomic_write(path, (json.dumps(described, indent=1, sort_keys=True) + "\n").encode())
@@ -90,12 +92,18 @@ def main(argv=None) -> int:
     print(f"{len(configs)} members, d = {args.d}, n = {args.n}, {longest:,} steps; "
           + (f"resuming at step {resume.step:,}" if resume else "starting"), flush=True)
     t0 = time.perf_counter()
+    saved = {}
+
+    def save(state):
+        diagonal_sweep.save_state(state_path, state)
+        saved["step"] = state.step
+
     histories = diagonal_sweep.train_sweep(
-        configs, resume=resume, on_checkpoint=lambda state: diagonal_sweep.save_state(state_path, state),
-        checkpoint_every=args.every, stop_after=None if args.hours is None else args.hours * 3600)
+        configs, DTYPE, resume=resume, on_checkpoint=save, checkpoint_every=args.every,
+        stop_after=None if args.hours is None else args.hours * 3600)
     if histories is None:
-        step = diagonal_sweep.load_state(state_path).step
-        print(f"stopped at step {step:,} of {longest:,} after {time.perf_counter() - t0:.0f} s; run again to go on")
+        print(f"stopped at step {saved['step']:,} of {longest:,} after {time.perf_counter() - t0:.0f} s; "
+              "run again to go on")
         return 0
     for j, h in enumerate(histories):
         atomic_write(out / f"{j}.npz", h.to_bytes())

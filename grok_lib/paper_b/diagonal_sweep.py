@@ -35,7 +35,6 @@ a measurement, not a setting the book's runs may use.
 
 from __future__ import annotations
 
-import io
 import json
 import math
 import time
@@ -49,7 +48,7 @@ from tqdm import tqdm
 from ..arithmetic import arithmetic_id
 from ..atomic import atomic_write
 from ..config import ConfigError, need_choice, need_int
-from ..history import History, load_npz
+from ..history import History, load_npz, npz_bytes
 from . import diagonal
 from .config import SparseConfig
 
@@ -139,9 +138,7 @@ def signature(configs: Sequence, dtype: str) -> str:
 
 def save_state(path: Path, state: SweepState) -> None:
     """Write ``state`` to ``path`` as ``.npz`` (plain arrays), atomically: a reader finds the old file or the new."""
-    buf = io.BytesIO()
-    np.savez(buf, **state.to_arrays())
-    atomic_write(Path(path), buf.getvalue())
+    atomic_write(Path(path), npz_bytes(state.to_arrays()))
 
 
 def load_state(path: Path) -> SweepState:
