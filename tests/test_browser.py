@@ -513,7 +513,13 @@ def test_interactive_figures_load_on_demand_and_answer_a_hover(site, browser, re
         "t.hoverinfo !== 'skip' && t.x.some(v => v !== null); }", [div, i]))
     k = page.evaluate("([id, i]) => document.getElementById(id)._fullData[i].x.findIndex(v => v !== null)", [div, trace])
     k = k + page.evaluate("([id, i]) => Math.floor(document.getElementById(id)._fullData[i].x.length / 3)", [div, trace])
+    # The expanded figure may reach below the window: scroll the point to the window's middle, since a
+    # mouse outside the viewport hovers nothing.
+    _, y = page.evaluate(_POINT_JS, [div, trace, k])
+    page.evaluate("(dy) => window.scrollBy(0, dy)", y - page.viewport_size["height"] / 2)
+    page.wait_for_timeout(100)
     x, y = page.evaluate(_POINT_JS, [div, trace, k])
+    assert 0 <= y < page.viewport_size["height"], f"the point ({x:.0f}, {y:.0f}) is outside the window"
     page.mouse.move(x, y)
     page.wait_for_timeout(400)
     label = page.eval_on_selector(f"#{div} .hoverlayer", "e => e.textContent")
