@@ -94,6 +94,16 @@ def variant_env(variables: dict) -> dict:
     return env | {"GROK_ARITHMETIC": "native"} | variables
 
 
+def kernels_here(variables: dict) -> tuple:
+    """The kernels (:func:`kernels`) this CPU computes with under a variant's ``variables``, asked of a fresh
+    process (seconds): a variant measured on another CPU of the vendor (AVX-512 ATen on a Zen 4, say) cannot
+    be measured again on one without them."""
+    code = "import json, grok_lib; from grok_lib import arithmetic; print(json.dumps(arithmetic.describe()))"
+    out = subprocess.run([sys.executable, "-c", code], env=variant_env(variables), check=True,
+                         capture_output=True, text=True).stdout
+    return kernels(json.loads(out.strip().splitlines()[-1]))
+
+
 def here_variants() -> dict:
     """This machine's two arithmetics, named by its CPU vendor: pinned, and the libraries' own choices."""
     from grok_lib import arithmetic
@@ -149,14 +159,19 @@ def notebook_verdicts(folder: Path, notebooks: list[Path] | None = None) -> dict
     ``folder``; the verdicts of the claim records they wrote there (a run outside the book's arithmetic never
     writes book/claims)."""
     notebooks = notebooks or sorted((ROOT / "notebooks").glob("paper_*/*.ipynb"))
+    done, t0 = [], time.perf_counter()
 
     def execute(nb: Path) -> None:
         out = folder / nb.parent.name / nb.name
         out.parent.mkdir(parents=True, exist_ok=True)
+        t = time.perf_counter()
         proc = subprocess.run([sys.executable, str(ROOT / "scripts" / "rerun.py"), str(nb), str(out)],
                               capture_output=True, text=True)
         if proc.returncode != 0:
             raise RuntimeError(f"{nb.relative_to(ROOT)} failed in this arithmetic:\n{(proc.stdout + proc.stderr)[-2000:]}")
+        done.append(nb)  # a notebook trains its runs on a miss: minutes each, so say where the variant is
+        print(f"  [{len(done)}/{len(notebooks)}] {nb.relative_to(ROOT)} in {time.perf_counter() - t:.0f} s "
+              f"({time.perf_counter() - t0:.0f} s in)", flush=True)
 
     with ThreadPoolExecutor(2) as pool:
         list(pool.map(execute, notebooks))
@@ -223,7 +238,7 @@ def stale_sources(envelope: dict, name: str, records: list[dict] | None = None) 
                    if graded.get(f"{r['id']}|{r['setting']}") != envelope_verdicts.grading(r)})
 
 
-def regrade(only: list[str] | None = None) -> int:
+def regrade(only: list[str] | None = None, variants: list[str] | None = None) -> int:
     """``--regrade``: after claims were re-graded (their measure or tolerance changed, no run's numbers did) or
     added, the verdicts of this machine's variants measured again under the new grading: for each variant, the
     notebooks holding a claim whose verdict it measured under another grading (or never) are executed in its
@@ -233,7 +248,8 @@ def regrade(only: list[str] | None = None) -> int:
     Variants measured on another machine keep theirs, with the grading they were measured under: until --here
     runs there again, tests there compare only the claims whose grading they measured
     (:func:`grok_lib.envelope_verdicts.measured_here`). Then `make notebooks` (a variant that disagrees makes a verdict
-    inconclusive)."""
+    inconclusive). ``variants``: only these of the book machine's variants are measured (the others keep theirs,
+    as variants measured elsewhere do)."""
     from grok_lib import arithmetic
 
     if arithmetic.tier() != "exact":
@@ -253,10 +269,19 @@ def regrade(only: list[str] | None = None) -> int:
     for name, variant in envelope["variants"].items():
         if "machine" in variant:
             continue
+        if variants and name not in variants:
+            print(f"variant {name}: not measured this time (--regrade-variants)", flush=True)
+            continue
         sources = [s for s in stale_sources(envelope, name, records) if not only or s in only]
         sets = new_sets
         if not sources and not sets:
             print(f"variant {name}: every verdict measured under the current grading", flush=True)
+            continue
+        computes = kernels_here(variant["env"])
+        if computes != kernels(variant["arithmetic"]):
+            print(f"variant {name}: this CPU computes its variables with {computes}, not with its recorded "
+                  f"{kernels(variant['arithmetic'])}: left as measured (run --regrade on a CPU that has them)",
+                  flush=True)
             continue
         t0 = time.perf_counter()
         tag = hashlib.sha256(json.dumps([variant["env"], sources, sets, gradings], sort_keys=True).encode()).hexdigest()[:8]
@@ -374,6 +399,9 @@ def main() -> int:
                     help="after a claim's grading changed: measure this machine's variants' verdicts of the "
                          "re-graded claims again (only those of the notebooks SOURCE, e.g. paper_b/modular_addition, "
                          "where given)")
+    ap.add_argument("--regrade-variants", nargs="+", metavar="VARIANT",
+                    help="with --regrade: measure only these variants of the book's machine (the others keep what "
+                         "they measured, and the claims report lists what they have not measured yet)")
     ap.add_argument("--worker", help=argparse.SUPPRESS)
     ap.add_argument("--notebooks", nargs="*", help=argparse.SUPPRESS)
     ap.add_argument("--sets", nargs="*", help=argparse.SUPPRESS)
@@ -388,7 +416,11 @@ def main() -> int:
         unknown = [s for s in args.regrade if s not in sources]
         if unknown:
             ap.error(f"--regrade takes notebooks that record claims ({', '.join(sorted(sources))}); got {', '.join(unknown)}")
-        return regrade(args.regrade)
+        mine = sorted(n for n, v in json.loads(OUT.read_text())["variants"].items() if "machine" not in v)
+        unknown = [v for v in args.regrade_variants or [] if v not in mine]
+        if unknown:
+            ap.error(f"--regrade-variants takes variants of the book's machine ({', '.join(mine)}); got {', '.join(unknown)}")
+        return regrade(args.regrade, args.regrade_variants)
     if args.here:
         return widen_here()
     if args.retire_book:
@@ -517,6 +549,14 @@ def retire_book(other_vendor: bool = False) -> int:
     # assume this CPU computes what the recording's CPU did)
     retired_rows(name).write_text(json.dumps(recorded_prefixes(), sort_keys=True))
     envelope["variants"][name] = {"env": retired_env(old), "arithmetic": old, "retired_book": True}
+    # a variant in this machine's arithmetic (an older book of this vendor, recorded in today's pins) is the book
+    # about to be recorded: its numbers are in the ranges already, and measuring it again would measure the book
+    same = [n for n, v in envelope["variants"].items() if v["arithmetic"]["id"] == arithmetic.arithmetic_id()]
+    for n in same:
+        del envelope["variants"][n]
+        envelope["verdicts"].pop(n, None)
+        envelope.get("grading", {}).pop(n, None)
+        print(f"variant {n} computes in this machine's arithmetic, the new book's: it is the book now")
     if old["vendor"] != here:
         # the book moves to this vendor's machine: the old book's machine's variants (and the old book) were
         # measured elsewhere now, and those measured here with --here are variants of the book's machine

@@ -55,3 +55,46 @@ def test_a_variant_is_named_by_its_kernels_not_by_its_id_spelling():
              "id": "pinned-1/AuthenticAMD/torch"}
     assert me.kernels(facts) == me.kernels(facts | {"id": "other/torch/0123"})
     assert me.kernels(facts) != me.kernels(facts | {"aten": "AVX512"})
+
+
+def test_kernels_here_are_what_a_fresh_process_computes_with_under_a_variants_variables():
+    """--regrade asks before executing anything: the Sandybridge variant computes with OpenBLAS's Sandybridge
+    kernels and ATen's default ones on any x86 CPU, so it can always be measured again."""
+    got = me.kernels_here({"ATEN_CPU_CAPABILITY": "default", "MKL_CBWR": "COMPATIBLE", "OPENBLAS_CORETYPE": "Sandybridge"})
+    assert got == (arithmetic.cpu_vendor(), "COMPATIBLE", "DEFAULT", "Sandybridge")
+
+
+def test_retiring_the_book_for_another_vendor_drops_the_variant_that_computes_in_the_new_books_arithmetic(
+        monkeypatch, tmp_path):
+    """Moving the book back to a vendor it was recorded on before: the old book of that vendor, recorded in
+    today's pins, is the new book, not a variant of it; the old book's machine's variants become variants measured
+    elsewhere, and this vendor's the book machine's."""
+    import json
+
+    here = {"id": "pinned-2/AuthenticAMD/t", "vendor": "AuthenticAMD", "mkl_cbwr": "AUTO", "aten": "AVX2",
+            "openblas_core": "Haswell"}
+    old = {"id": "pinned-3/GenuineIntel/t", "vendor": "GenuineIntel", "mkl_cbwr": "AVX2", "aten": "AVX2",
+           "openblas_core": "Haswell"}
+    envelope = {"book": old, "verdicts": {"book": {"X.a|default": "reproduced"}, "amd_v2": {}, "intel_native": {}},
+                "grading": {"amd_v2": {}, "intel_native": {}},
+                "variants": {"amd_v2": {"env": {}, "arithmetic": here, "machine": "AuthenticAMD", "retired_book": True},
+                             "amd_native": {"env": {}, "arithmetic": here | {"id": "other/x"}, "machine": "AuthenticAMD"},
+                             "intel_native": {"env": {}, "arithmetic": old | {"id": "other/y"}}}}
+    out = tmp_path / "envelope.json"
+    out.write_text(json.dumps(envelope))
+    monkeypatch.setattr(me, "OUT", out)
+    monkeypatch.setattr(me, "ROOT", tmp_path)
+    monkeypatch.setattr(me, "SAMPLES", tmp_path / "samples")
+    monkeypatch.setattr(me, "recorded_prefixes", lambda: {})
+    monkeypatch.setattr(me, "book_gradings", lambda: {"X.a|default": "g"})
+    monkeypatch.setattr(me, "write_envelope", lambda e: out.write_text(json.dumps(e)))
+    monkeypatch.setattr(arithmetic, "arithmetic_id", lambda: here["id"])
+    monkeypatch.setattr(arithmetic, "cpu_vendor", lambda: "AuthenticAMD")
+    assert me.retire_book(other_vendor=True) == 0
+    after = json.loads(out.read_text())
+    assert set(after["variants"]) == {"amd_native", "intel_native", "GenuineIntel_pinned_v3_mkl_avx2"}
+    assert "amd_v2" not in after["verdicts"] and "amd_v2" not in after["grading"]
+    assert "machine" not in after["variants"]["amd_native"]
+    assert after["variants"]["intel_native"]["machine"] == "GenuineIntel"
+    assert after["variants"]["GenuineIntel_pinned_v3_mkl_avx2"]["machine"] == "GenuineIntel"
+    assert after["verdicts"]["GenuineIntel_pinned_v3_mkl_avx2"] == {"X.a|default": "reproduced"}
