@@ -124,6 +124,20 @@ def load_records(folder: Path = RECORDS, order: Sequence[str] = (), setting: str
     return sorted(rows, key=lambda r: (rank.get(r["id"], len(rank)), r["paper"]))
 
 
+def one_per_claim(records: Sequence[dict]) -> list[dict]:
+    """Of ``records`` (every setting's), one per claim, in their order: the default profile's where the claim has
+    one, else the first of its other settings. A claim measured only at the paper's settings (on recorded runs,
+    such as C.nets.relu) is a statement of the book like any other; its verdict over every setting is its
+    headline's (:func:`headlines`)."""
+    chosen: dict[str, dict] = {}
+    for r in records:
+        held = chosen.get(r["id"])
+        if held is None or (r.get("setting", DEFAULT_SETTING) == DEFAULT_SETTING
+                            and held.get("setting", DEFAULT_SETTING) != DEFAULT_SETTING):
+            chosen[r["id"]] = r
+    return list(chosen.values())
+
+
 def read_records(path: Path) -> list[dict]:
     """The claim records of one file, each checked: a damaged file is a one-line ClaimRecordError naming it (a
     wrong record would otherwise be counted, or not, far from its file)."""

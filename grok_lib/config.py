@@ -60,9 +60,27 @@ def need_choice(name: str, value, choices) -> None:
         raise ConfigError(f"{name} must be one of {', '.join(map(str, choices))}; got {value!r}")
 
 
+#: A field's metadata key: the field was added after runs were recorded, and is left out of :func:`to_dict` while
+#: it holds its default, so that those runs' keys and recorded configs stay what they were.
+ADDED_LATER = "added_later"
+
+
 def to_dict(config) -> dict:
-    """A config's fields as a plain dict (what the run store hashes and records)."""
-    return dataclasses.asdict(config)
+    """A config's fields as a plain dict (what the run store hashes and records); a field marked
+    :data:`ADDED_LATER` appears only when it is not at its default."""
+    values = dataclasses.asdict(config)
+    for f in fields(config):
+        if f.metadata.get(ADDED_LATER) and values[f.name] == f.default:
+            del values[f.name]
+    return values
+
+
+def aligned_dicts(configs) -> list[dict]:
+    """The configs' :func:`to_dict` over the union of their names, so that every dict has the same keys (a field
+    left out at its default in one config is filled in from that config where another config has it): for tables
+    and labels that compare configs field by field."""
+    names = dict.fromkeys(k for c in configs for k in to_dict(c))
+    return [{k: getattr(c, k) for k in names} for c in configs]
 
 
 def from_profile(bases: dict, profile: str, **overrides):

@@ -119,14 +119,26 @@ def arithmetic_coverage(records: Sequence[dict], envelope: Path | None = None) -
     except FileNotFoundError:
         return "No other arithmetic is measured (`book/envelope.json` is missing)."
     lines = []
-    for vendor, names in variants_by_vendor(measured).items():
-        stale = sorted({r["id"] for r in records for n in names
-                        if measured.get("grading", {}).get(n, {}).get(f"{r['id']}|{r['setting']}") != grading(r)})
-        where = "the book's machine" if vendor == measured["book"]["vendor"] else "a second machine"
+    graded = measured.get("grading", {})
+    book = measured["book"]["vendor"]
+    groups: dict[tuple[str, str], list[str]] = {}
+    for name, v in measured["variants"].items():
+        machine = v.get("machine")
+        where = ("the book's machine" if machine is None else
+                 f"another {book} CPU, with kernels the book's machine lacks" if machine == book else "a second machine")
+        groups.setdefault((machine or book, where), []).append(name)
+    for (vendor, where), names in groups.items():
+        stale = {n: {r["id"] for r in records if graded.get(n, {}).get(f"{r['id']}|{r['setting']}") != grading(r)}
+                 for n in names}
+        current, behind = [n for n in names if not stale[n]], [n for n in names if stale[n]]
         line = f"- **{vendor}** ({where}): {len(names)} arithmetic variants; "
-        line += ("every verdict measured under its current grading." if not stale else
-                 f"re-graded or newly recorded (a new setting) since their verdicts there were measured, so not "
-                 f"yet compared there: "
-                 f"{', '.join(f'`{i}`' for i in stale)}.")
+        if not behind:
+            line += "every verdict measured under its current grading."
+        else:
+            if current:
+                line += f"{', '.join(f'`{n}`' for n in current)} measured every verdict under its current grading; "
+            ids = sorted(set().union(*(stale[n] for n in behind)))
+            line += (f"re-graded or newly recorded (a new setting) since {', '.join(f'`{n}`' for n in behind)} "
+                     f"measured them, so not yet compared there: {', '.join(f'`{i}`' for i in ids)}.")
         lines.append(line)
     return "\n".join(lines)

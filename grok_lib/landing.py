@@ -15,7 +15,7 @@ from pathlib import Path
 
 from . import paths
 from .atomic import atomic_write
-from .claims import DEFAULT_SETTING, RECORDS, claim_anchor, headlines, load_records, table_cell
+from .claims import DEFAULT_SETTING, RECORDS, claim_anchor, headlines, load_records, one_per_claim, table_cell
 from .display import figure_label
 from .figure_files import SHIPPED
 from .findings import kind_counts, verdict_cell
@@ -137,8 +137,8 @@ def gallery(manifest: dict, shipped: Path = SHIPPED, thumbs: Path = THUMBS) -> s
 
 
 def render(records_folder: Path = RECORDS, shipped: Path = SHIPPED) -> str:
-    records = load_records(records_folder, setting=DEFAULT_SETTING)
-    heads = headlines(load_records(records_folder, setting=None))
+    every = load_records(records_folder, setting=None)
+    records, heads = one_per_claim(every), headlines(every)
     captions = parts()
     failed = not_reproduced(records, heads, captions)
     return "\n".join([

@@ -49,7 +49,7 @@ from .chapters import Runs, flat, shaped
 from .claims import DEFAULT_SETTING, RECORDED_SETTINGS, Result, format_results, save_records
 from .envelope_verdicts import across_arithmetic
 from .guard import book_writes, check_write
-from .config import ConfigError
+from .config import ConfigError, aligned_dicts
 from .history import History
 from .plans import plan, run_key
 from .runs import run_all
@@ -98,7 +98,7 @@ class Run:
     def settings(self, skip: Sequence[str] = ()) -> list[dict]:
         """The configs' settings as table rows (parameter, value), less ``skip``: the value every
         config shares, or, for a parameter the sweep varies, the values it takes (in order)."""
-        configs = [c.to_dict() for c in self.configs]
+        configs = aligned_dicts(self.configs)
         rows = []
         for k, v in configs[0].items():
             if k in skip:

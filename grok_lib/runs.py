@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Optional, Sequence
 
 from .arithmetic import arithmetic_id
-from .config import ConfigError
+from .config import ConfigError, aligned_dicts
 from .history import History, stamped
 from .plans import Plan, groups, largest_first, plan, raise_if_diverged
 from .store import RunStore
@@ -113,12 +113,14 @@ def train_missing(configs: Sequence, store: RunStore, workers: int, stack: int |
 def distinguishing(plans: Sequence[Plan], chapters: Optional[dict] = None) -> dict[tuple, tuple[str, ...]]:
     """Per chapter (the first that needs a run, ``chapters``: config -> chapters) and run kind, the config fields
     whose values differ among ``plans`` of that chapter and kind: what tells its runs apart."""
-    values: dict[tuple, dict[str, set]] = {}
+    groups: dict[tuple, list] = {}
     for p in plans:
-        group = values.setdefault(_group(p, chapters or {}), {})
-        for k, v in p.config.to_dict().items():
-            group.setdefault(k, set()).add(repr(v))
-    return {group: tuple(k for k, seen in fields.items() if len(seen) > 1) for group, fields in values.items()}
+        groups.setdefault(_group(p, chapters or {}), []).append(p.config)
+    out = {}
+    for group, configs in groups.items():
+        dicts = aligned_dicts(configs)  # a field added later counts at its default where a config leaves it out
+        out[group] = tuple(k for k in dicts[0] if len({repr(d[k]) for d in dicts}) > 1)
+    return out
 
 
 def _group(p: Plan, chapters: dict) -> tuple:
@@ -128,9 +130,8 @@ def _group(p: Plan, chapters: dict) -> tuple:
 def task_label(task: Sequence[Plan], fields: dict[tuple, tuple[str, ...]], chapters: dict) -> str:
     """One line for a task: the chapter(s) that need it, its kind and its distinguishing settings per member."""
     def member(p: Plan) -> str:
-        d = p.config.to_dict()
-        shown = " ".join(f"{k}={d[k]:g}" if isinstance(d[k], float) else f"{k}={d[k]}"
-                         for k in fields[_group(p, chapters)])
+        d = {k: getattr(p.config, k) for k in fields[_group(p, chapters)]}
+        shown = " ".join(f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}" for k, v in d.items())
         return shown or "one run"
 
     where = sorted({c for p in task for c in chapters.get(p.config, ())})

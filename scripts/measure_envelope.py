@@ -94,6 +94,10 @@ def variant_env(variables: dict) -> dict:
     return env | {"GROK_ARITHMETIC": "native"} | variables
 
 
+#: How a variant that --regrade found this CPU cannot compute in is noted (a CPU that can takes it back).
+ANOTHER_CPU = "measured on another"
+
+
 def kernels_here(variables: dict) -> tuple:
     """The kernels (:func:`kernels`) this CPU computes with under a variant's ``variables``, asked of a fresh
     process (seconds): a variant measured on another CPU of the vendor (AVX-512 ATen on a Zen 4, say) cannot
@@ -267,8 +271,8 @@ def regrade(only: list[str] | None = None, variants: list[str] | None = None) ->
     samples = []
     SAMPLES.mkdir(parents=True, exist_ok=True)
     for name, variant in envelope["variants"].items():
-        if "machine" in variant:
-            continue
+        if variant.get("machine", envelope["book"]["vendor"]) != envelope["book"]["vendor"]:
+            continue  # another vendor's: --here measures it there
         if variants and name not in variants:
             print(f"variant {name}: not measured this time (--regrade-variants)", flush=True)
             continue
@@ -279,10 +283,15 @@ def regrade(only: list[str] | None = None, variants: list[str] | None = None) ->
             continue
         computes = kernels_here(variant["env"])
         if computes != kernels(variant["arithmetic"]):
+            # measured on another CPU of the vendor (AVX-512 ATen on a Zen 4, say): a variant measured elsewhere,
+            # whose verdicts stay those of the grading it measured until --regrade runs on a CPU with its kernels
+            variant["machine"] = variant["arithmetic"]["vendor"]
+            variant["note"] = f"{ANOTHER_CPU} {variant['machine']} CPU: this one computes its variables with {computes}"
             print(f"variant {name}: this CPU computes its variables with {computes}, not with its recorded "
-                  f"{kernels(variant['arithmetic'])}: left as measured (run --regrade on a CPU that has them)",
-                  flush=True)
+                  f"{kernels(variant['arithmetic'])}: kept as a variant measured elsewhere", flush=True)
             continue
+        if variant.get("note", "").startswith(ANOTHER_CPU):  # this CPU has its kernels: the book machine's again
+            del variant["machine"], variant["note"]
         t0 = time.perf_counter()
         tag = hashlib.sha256(json.dumps([variant["env"], sources, sets, gradings], sort_keys=True).encode()).hexdigest()[:8]
         out = SAMPLES / f"regrade-{name}-{tag}.json"  # kept: a rerun after a failure skips what is measured
@@ -317,7 +326,8 @@ def regrade(only: list[str] | None = None, variants: list[str] | None = None) ->
           f"{differing_verdicts(envelope, mine)}")
     if elsewhere:
         print(f"the variants measured on other machines ({', '.join(elsewhere)}) keep the verdicts of the grading "
-              f"they were measured under: run this script with --here there again")
+              f"they were measured under: run --here on another vendor's machine, --regrade on a CPU of this vendor "
+              f"with the kernels a variant needs")
     return 0
 
 
@@ -416,7 +426,9 @@ def main() -> int:
         unknown = [s for s in args.regrade if s not in sources]
         if unknown:
             ap.error(f"--regrade takes notebooks that record claims ({', '.join(sorted(sources))}); got {', '.join(unknown)}")
-        mine = sorted(n for n, v in json.loads(OUT.read_text())["variants"].items() if "machine" not in v)
+        envelope = json.loads(OUT.read_text())
+        mine = sorted(n for n, v in envelope["variants"].items() if v.get("machine", envelope["book"]["vendor"])
+                      == envelope["book"]["vendor"])
         unknown = [v for v in args.regrade_variants or [] if v not in mine]
         if unknown:
             ap.error(f"--regrade-variants takes variants of the book's machine ({', '.join(mine)}); got {', '.join(unknown)}")

@@ -3,7 +3,7 @@ manifest give: regenerating it gives the committed bytes, and it lists every cla
 
 import re
 
-from grok_lib.claims import claim_anchor, headlines, load_records
+from grok_lib.claims import claim_anchor, headlines, load_records, one_per_claim
 from grok_lib.landing import LANDING, not_reproduced, part_doc, parts, render, results_table, thumbnails
 from grok_lib.provenance import load_manifest
 
@@ -17,7 +17,7 @@ def test_the_committed_landing_page_is_regenerated_identically():
 def test_every_claim_is_in_the_results_table_with_its_headline_verdict_and_its_verdict_anchor():
     text = render()
     heads = headlines(load_records(setting=None))
-    for r in load_records():
+    for r in one_per_claim(load_records(setting=None)):  # a claim measured only at the paper's settings too
         row = next((line for line in text.splitlines() if line.startswith("| ") and f"<code>{r['id']}</code>" in line), None)
         assert row is not None, f"{r['id']} is missing from the landing page"
         badge = row.split(" | ")[-1]
@@ -113,3 +113,9 @@ def test_no_claim_record_shows_a_reader_a_python_repr():
 
 def test_the_repr_check_finds_one():
     assert REPR.search("t_test None vs 841 (ratios 0.37, nan)") and not REPR.search("t_test never vs 841")
+
+
+def test_one_record_per_claim_prefers_the_default_profile_and_keeps_a_claim_measured_elsewhere_only():
+    records = [{"id": "X.a", "setting": "paper"}, {"id": "X.a", "setting": "default"}, {"id": "X.b", "setting": "paper"},
+               {"id": "X.b", "setting": "seeds"}, {"id": "X.c", "setting": "default"}]
+    assert one_per_claim(records) == [records[1], records[2], records[4]]

@@ -25,6 +25,18 @@ def test_a_task_is_labelled_by_its_chapter_and_its_distinguishing_settings():
     assert all(estimated_seconds([p]) > 0 for p in plans)
 
 
+def test_a_field_left_out_at_its_default_still_labels_every_run():
+    """Part C's tanh gain is left out of a config's dict at its default (grok_lib.config.ADDED_LATER): a set that
+    mixes gains still labels each run with it (a recording once stopped on the missing key)."""
+    from grok_lib.paper_c import config as cc
+
+    configs = [c for group in cc.activation_configs("ci", gains=(2.0,), seeds=(0,)).values() for c in group]
+    plans = [plan(c) for c in configs]
+    fields = distinguishing(plans)
+    labels = [task_label([p], fields, {}) for p in plans]
+    assert "gain=1" in labels[0] and "gain=2" in labels[-1] and len(set(labels)) == len(labels)
+
+
 @pytest.mark.train
 def test_the_training_step_prints_a_readable_line_with_the_time_left(tmp_path, capsys):
     configs = chapters.book_configs("ci", "paper_a")

@@ -16,6 +16,8 @@ Modules:
   not yet used by a chapter.
 - :mod:`grok_lib.paper_b.margins` -- max-L2-margin (dual, L-BFGS-B) and max-L1-margin (linprog / HiGHS)
   linear classifiers of a training set.
+- :mod:`grok_lib.paper_b.sample_complexity` -- each margin classifier's test accuracy over a doubling grid of
+  training-set sizes on the sparse data (the generalisation bounds' sample gap), from data alone.
 - :mod:`grok_lib.paper_b.matrix_completion` -- W = U U^T - V V^T on the multiplication table.
 - :mod:`grok_lib.paper_b.relu_net` -- the two-layer ReLU net on modular addition (torch, float32, CPU).
 - :mod:`grok_lib.paper_b.stable_gd` -- the same net trained with GD's step held inside its stable range

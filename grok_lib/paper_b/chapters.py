@@ -80,7 +80,7 @@ CHAPTERS = (
         Figure("paper_b/misgrokking", "Paper B, misgrokking: test accuracy falls from the max-L2 toward the max-L1 "
                "classifier's", key_numbers.misgrokking_numbers, _misgrokking)),
         claims=("B.regimes.kernel_l2", "B.regimes.rich_l1", "B.regimes.kernel_acc_match", "B.regimes.rich_acc_match",
-                "B.misgrokking.starts_high", "B.misgrokking.falls")),
+                "B.misgrokking.starts_high", "B.misgrokking.falls", "B.bounds.sample_gap")),
     Chapter("notebooks/paper_b/matrix_completion.ipynb", chapter_runs.matrix_completion,
             chapter_runs.matrix_completion_configs, (
         Figure("paper_b/matrix_completion", "Paper B: matrix completion of the multiplication table: kernel plateau, "

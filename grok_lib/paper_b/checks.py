@@ -7,9 +7,9 @@ A notebook with sweeps passes its histories as named groups (``run.groups``)."""
 from __future__ import annotations
 
 from .checks_diagonal import (PAPER_LAMBDA, evaluate_matrix_completion, evaluate_misgrokking, evaluate_noisy_init,
-                              evaluate_regimes, evaluate_sparse, evaluate_sparse_paper_lambda)
+                              evaluate_regimes, evaluate_sample_gap, evaluate_sparse, evaluate_sparse_paper_lambda)
 from .checks_mlp import FIXED_LR, evaluate_bridge, evaluate_modadd, evaluate_modadd_fixed
 
 __all__ = ["evaluate_sparse", "evaluate_sparse_paper_lambda", "PAPER_LAMBDA", "evaluate_regimes", "evaluate_misgrokking", "evaluate_matrix_completion",
-           "evaluate_noisy_init",
+           "evaluate_noisy_init", "evaluate_sample_gap",
            "evaluate_modadd", "evaluate_modadd_fixed", "evaluate_bridge", "FIXED_LR"]

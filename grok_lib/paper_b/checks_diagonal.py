@@ -198,6 +198,24 @@ def evaluate_regimes(groups) -> list[Result]:
     return out + evaluate_misgrokking([selection.misgrokking_run(groups)])
 
 
+def evaluate_sample_gap(sweeps: Sequence) -> Result:
+    """B.bounds.sample_gap on the sample-size sweeps of :mod:`.sample_complexity` (one per data seed): per seed and
+    accuracy level, the kernel classifier's smallest n over the rich one's."""
+    claim = REGISTRY["B.bounds.sample_gap"]
+    (levels,) = claim.choices
+    draws = [draw(sw.gap(level), int(sw.config.data_seed), (level,)) for sw in sweeps for level in levels.grid]
+    context = "; ".join(
+        f"seed {sw.config.data_seed} (d = {sw.config.d}, k = {sw.config.k}, grid {sw.grid[0]}…{sw.grid[-1]}): at "
+        f"{levels.central:g} the max-L1 classifier first at n = {sw.smallest_n('l1', levels.central):.0f}, the max-L2 "
+        + (f"at n = {sw.smallest_n('l2', levels.central):.0f}" if sw.smallest_n("l2", levels.central) <= sw.grid[-1]
+           else f"never by n = {sw.grid[-1]} (its best test accuracy on the grid {max(sw.accuracy['l2'].values()):.3f})")
+        for sw in sweeps)
+    if any(sw.smallest_n("l2", level) > sw.grid[-1] for sw in sweeps for level in levels.grid):
+        context += (f"; where the max-L2 classifier never reaches a level its n is counted as {2 * sweeps[0].grid[-1]}"
+                    f" (twice the grid's last size), so those ratios are lower bounds (≥)")
+    return grade(claim, draws, context)
+
+
 def misgrokking_context(runs: Sequence[History]) -> str:
     return "; ".join(
         f"seed {h.cfg.data_seed} (γ = {h.cfg.gamma:g}, d = {h.cfg.d}, n = {h.cfg.n_train}): test accuracy of the "

@@ -354,3 +354,32 @@ def mc_noise_table(clean: History, noisy: Sequence[History]) -> list[dict]:
         row["final / plateau"] = round(h.final("test_mse") / measure.plateau(h), 3)
         rows.append(row)
     return rows
+
+
+def sample_table(sweeps: Sequence) -> list[dict]:
+    """Printable rows of the sample-size sweeps (:mod:`.sample_complexity`): per seed and training-set size, each
+    margin classifier's test accuracy where it was computed (a classifier's sweep stops once it reaches the top
+    level)."""
+    rows = []
+    for sw in sweeps:
+        for n in sw.grid:
+            accs = {norm: sw.accuracy[norm].get(n) for norm in ("l1", "l2")}
+            if all(a is None for a in accs.values()):
+                continue
+            rows.append({"seed": int(sw.config.data_seed), "n": n,
+                         **{f"{norm.upper()} test acc": "" if a is None else round(a, 3) for norm, a in accs.items()}})
+    return rows
+
+
+def sample_gap_table(sweeps: Sequence, levels: Sequence[float]) -> list[dict]:
+    """Printable rows: per seed and accuracy level, the smallest n of each classifier and their ratio (the quantity
+    of B.bounds.sample_gap; '>' where the kernel classifier never reaches the level on the grid)."""
+    rows = []
+    for sw in sweeps:
+        for level in levels:
+            n2, n1 = sw.smallest_n("l2", level), sw.smallest_n("l1", level)
+            beyond = n2 > sw.grid[-1]
+            rows.append({"seed": int(sw.config.data_seed), "level": level, "n L1": int(n1),
+                         "n L2": f"> {sw.grid[-1]}" if beyond else int(n2),
+                         "n L2 / n L1": f"≥ {n2 / n1:.1f}" if beyond else round(n2 / n1, 1)})
+    return rows

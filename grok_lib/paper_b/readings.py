@@ -242,3 +242,25 @@ def noisy_init_reading(clean: History, noisy: Sequence[History], result: Result)
     return {"noise_moves": per_level or "nothing (no noisy run at this run's settings)", "noise_seeds": f"{len(seeds)}",
             "noise_verdict": f"**{result.word}**",
             "noise_levels": ", ".join(f"{s:.0e}" for s in sorted(moves))}
+
+
+def sample_gap_reading(sweeps: Sequence, result: Result) -> dict[str, str]:
+    """The numbers the kernel-vs-rich page quotes about the sample-size sweeps (glued as ``samples_...``): at the
+    claim's central accuracy level, each classifier's smallest n over the seeds, the kernel classifier's best test accuracy on the grid,
+    and the verdict of B.bounds.sample_gap; the level at which a sweep stops (the top of :data:`SAMPLE_LEVELS`)."""
+    from .thresholds import SAMPLE_LEVELS
+
+    (levels,) = result.claim.choices
+    level = levels.central
+
+    def sizes(norm: str) -> str:
+        values = sorted({sw.smallest_n(norm, level) for sw in sweeps})
+        top = sweeps[0].grid[-1]
+        return ", ".join(f"{v:.0f}" if v <= top else f"more than {top}" for v in values)
+
+    best_l2 = [max(sw.accuracy["l2"].values()) for sw in sweeps]
+    return {"samples_level": f"{level:g}", "samples_l1_n": sizes("l1"), "samples_l2_n": sizes("l2"),
+            "samples_top": f"{sweeps[0].grid[-1]:,}", "samples_d": f"{sweeps[0].config.d:,}",
+            "samples_stop_level": f"{max(SAMPLE_LEVELS):g}",
+            "samples_l2_best": f"{min(best_l2):.3f}–{max(best_l2):.3f}",
+            "samples_verdict": f"**{result.word}**"}

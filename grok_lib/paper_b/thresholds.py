@@ -75,6 +75,15 @@ MC_NOISE_LEVELS = (1e-4, 1e-3, 1e-2)
 #: "close to the original one": the noisy run's transition clock within 10% of the noise-free run's.
 MC_NOISE_CLOCK = Bar(hi=0.1)
 
+# --- the generalisation bounds (Sec. E): samples each margin classifier needs --------------------------------------
+#: "needs far more samples": the kernel classifier's smallest n at an accuracy level over the rich one's, at least an
+#: order of magnitude (the bounds' own ratio kd / (k^2 ln d) is about 160 at the chapter's d = 4,000, k = 3)
+SAMPLE_GAP = Bar(lo=10.0)
+#: The test-accuracy levels a classifier "generalises" at (central 0.95): the bounds name none.
+SAMPLE_LEVELS = (0.9, 0.95, 0.99)
+#: The data seeds of the sample-size sweep (each draws w* and every size's data).
+SAMPLE_SEEDS = (0, 1, 2)
+
 # --- modular addition and the bridge ----------------------------------------------------------------------------
 ORDER_INVERSIONS = Bar(hi=0)  #: "later for every larger alpha": no inversion in the sweep's order
 BRIDGE_ACC = 0.9  #: the bridge's grokking step: first recorded step with test accuracy >= this

@@ -102,13 +102,14 @@ def nets(profile: str = "default", steps=None, eta=None, data_seed=None, init_se
 #: Recorded set name -> its configs as the named groups :func:`recorded` serves its histories in, in the recorded
 #: set's order (its definition, :mod:`grok_lib.paper_c.recordings`): ``nets_paper`` is the nets chapter's groups
 #: (:func:`net_runs`) at the ``paper`` profile.
-RECORDED_GROUPS = {"nets_paper": lambda: net_runs("paper")}
+RECORDED_GROUPS = {"nets_paper": lambda: net_runs("paper"), "nets_activation": lambda: C.activation_configs("paper")}
 
 
 def recorded(name: str) -> dict[str, list[History]]:
     """The histories of Part C's recorded set ``name``, checked against its definition, in its named groups
     (:data:`RECORDED_GROUPS`; ``nets_paper``: the nets chapter's ``two_layer`` and ``tanh`` at the paper's
-    1000-200-5; see :mod:`grok_lib.paper_c.recordings`)."""
+    1000-200-5; ``nets_activation``: ``two_layer``, ``relu`` and ``tanh_g<gain>``, one run per seed; see
+    :mod:`grok_lib.paper_c.recordings`)."""
     return shaped(RECORDED_GROUPS[name](), recorded_runs.part_set("paper_c", name))
 
 

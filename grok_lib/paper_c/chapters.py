@@ -85,7 +85,7 @@ CHAPTERS = (
     _chapter("nets", chapter_runs.nets, chapter_runs.net_runs,
              Figure("paper_c/nets", "Paper C: a two-layer linear net and a tanh net against the rescaled linear theory",
                     numbers_beyond.nets, _nets),
-             claims=("C.nets.two_layer", "C.nets.tanh")),
+             claims=("C.nets.two_layer", "C.nets.tanh", "C.nets.relu", "C.nets.tanh_gain")),
     _chapter("label_noise", chapter_runs.label_noise, chapter_runs.noise_runs,
              Figure("paper_c/label_noise", "Paper C (rebuttal): label noise, its predicted effect and the tuned "
                     "crossings", numbers_beyond.label_noise, _label_noise),

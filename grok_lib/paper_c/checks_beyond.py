@@ -7,6 +7,8 @@ where the net is measured near-linear (:func:`near_linear_regime`), the rebuttal
 
 from __future__ import annotations
 
+import dataclasses
+
 import math
 from typing import Sequence
 
@@ -100,6 +102,51 @@ def evaluate_tanh(tanh: History, linear: History) -> Result:
                f"{tanh.final('test_acc'):.3f} (the linear net's {linear.final('test_acc'):.3f})")
     return grade(claim, [draw(ratios, int(tanh.cfg.data_seed), (), ("t_train", "t_test"))], context,
                  regime=near_linear_regime(tanh, linear))
+
+
+def _by_seed(histories: Sequence[History]) -> dict[int, History]:
+    return {int(h.cfg.data_seed): h for h in histories}
+
+
+def _crossings(h: History) -> str:
+    row = measure.crossing(h)
+    return f"t_train {when(row['t_train'])}, t_test {when(row['t_test'])}"
+
+
+def evaluate_deviation(claim_id: str, nets: Sequence[History], linear: Sequence[History],
+                       beside: dict[str, Sequence[History]] | None = None) -> Result:
+    """``claim_id`` (C.nets.relu, C.nets.tanh_gain): per seed, :func:`.measure.deviation_factor` of the net against the
+    two-layer linear net of the same seed, graded where every linear net crosses both accuracies. ``beside``:
+    further nets (label -> one per seed) whose factors are reported, not graded."""
+    claim = REGISTRY[claim_id]
+    ref = _by_seed(linear)
+    pairs = [(s, h, ref[s]) for s, h in sorted(_by_seed(nets).items())]
+    draws = [draw(measure.deviation_factor(h, lin), s) for s, h, lin in pairs]
+    parts = [f"seed {s}: {_shape(h)}{'' if measure.gain(h) == 1 else f', gain {measure.gain(h):g}'}: {_crossings(h)} against "
+             f"the linear net's {_crossings(lin)}; final test accuracy {h.final('test_acc'):.3f} (linear "
+             f"{lin.final('test_acc'):.3f})" for s, h, lin in pairs]
+    for name, runs in (beside or {}).items():
+        factors = ", ".join(f"seed {s} {measure.deviation_factor(h, ref[s]):.2f}"
+                            for s, h in sorted(_by_seed(runs).items()))
+        parts.append(f"reported, not graded: {name}'s factor {factors}")
+    regime = completes(list(ref.values()))  # the linear reference runs: the nets themselves may never cross
+    regime = dataclasses.replace(regime, measured=f"the linear reference nets: {regime.measured}")
+    return grade(claim, draws, "; ".join(parts), regime=regime)
+
+
+def gain_group(gain: float) -> str:
+    """The recorded set ``nets_activation``'s group name of the tanh net at ``gain``."""
+    return f"tanh_g{gain:g}"
+
+
+def evaluate_activations(groups: dict[str, Sequence[History]]) -> list[Result]:
+    """C.nets.relu and C.nets.tanh_gain on the recorded set ``nets_activation``'s named groups (``two_layer``,
+    ``relu``, ``tanh_g<gain>``): the ReLU nets, and the tanh nets at the largest gain (the smaller ones reported)."""
+    gains = sorted(float(name.removeprefix("tanh_g")) for name in groups if name.startswith("tanh_g"))
+    graded, *_ = reversed(gains)
+    beside = {f"gain {g:g}": groups[gain_group(g)] for g in gains if g != graded}
+    return [evaluate_deviation("C.nets.relu", groups["relu"], groups["two_layer"]),
+            evaluate_deviation("C.nets.tanh_gain", groups[gain_group(graded)], groups["two_layer"], beside)]
 
 
 # --- label noise ---------------------------------------------------------------------------------------

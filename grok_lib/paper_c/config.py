@@ -7,12 +7,12 @@ is the weight decay, ``eta`` the learning rate, ``eps`` the accuracy threshold.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
-from ..config import (PROFILES as PROFILE_NAMES, ConfigError, from_profile, given_overrides, need_choice, need_int,
-                      need_list_of_numbers, need_real, need_seeds, spelled_as, to_dict)
+from ..config import (ADDED_LATER, PROFILES as PROFILE_NAMES, ConfigError, from_profile, given_overrides, need_choice,
+                      need_int, need_list_of_numbers, need_real, need_seeds, spelled_as, to_dict)
 
-MODELS = ("linear", "two_layer_linear", "tanh")
+MODELS = ("linear", "two_layer_linear", "tanh", "relu")
 #: eigen: exact powers of GD's linear recursion in the eigenbasis of the sample covariance
 #: (any step in O(1)); direct: plain GD steps with matrix-vector products. Linear student only.
 SOLVERS = ("eigen", "direct")
@@ -41,8 +41,11 @@ class LinearEstimatorConfig:
     n_test: int = 10_000  # test samples (fresh draws of x)
     label_noise: float = 0.0  # sigma_n: training labels y = T^T x + N(0, sigma_n^2 I)
     test_label_noise: bool = False  # the test labels carry the same noise (the rebuttal's variant)
-    model: str = "linear"  # linear | two_layer_linear (S = W1 W2) | tanh (W2^T tanh(W1^T x))
+    model: str = "linear"  # linear | two_layer_linear (S = W1 W2) | tanh (W2^T tanh(W1^T x)) | relu (W2^T relu(W1^T x))
     hidden: int = 200  # hidden width of the two-layer nets (unused for linear)
+    # the tanh net's gain g: its activation is tanh(g z) / g, whose slope at 0 stays 1, so that the linear theory and
+    # the two-layer linear net are the same prediction at every g (only the curvature grows); tanh only
+    gain: float = field(default=1.0, metadata={ADDED_LATER: True})
     solver: str = "eigen"  # eigen | direct (linear only; the two agree to ~1e-10)
     data_seed: int = 0  # seeds the teacher, the train and test inputs, the label noise
     init_seed: int = 0  # seeds the student's initialisation
@@ -73,6 +76,9 @@ class LinearEstimatorConfig:
         need_choice("test_label_noise", self.test_label_noise, (False, True))
         need_choice("model", self.model, MODELS)
         need_int("hidden", self.hidden, 1)
+        need_real("gain", self.gain, 0.0, 1e6, lo_open=True, hi_open=False)
+        if self.gain != 1.0 and self.model != "tanh":
+            raise ConfigError(f"gain must be 1 for model {self.model!r} (it is the tanh net's); got gain={self.gain!r}")
         need_choice("solver", self.solver, SOLVERS)
         if self.solver == "direct" and self.model != "linear":
             raise ConfigError(f"solver must be eigen for model {self.model!r} (direct is the linear student's check)")
@@ -236,8 +242,27 @@ def net_configs(profile: str = "default", models=("two_layer_linear", "tanh"), *
     for m in models:
         need_choice("models", m, MODELS[1:])
     settings = NET_SETTINGS[profile] | {"n_log": 200, "n_grid": 20, "n_test": 2000, "grok_eps": ()}
-    base = profile_config(profile, **(settings | {k: v for k, v in overrides.items() if v is not None}))
-    return [replace(base, model=m) for m in models]
+    given = settings | {k: v for k, v in overrides.items() if v is not None}
+    return [profile_config(profile, **(given | {"model": m})) for m in models]
+
+
+#: The rebuttal's remarks on other activations (C.nets.relu, C.nets.tanh_gain), at the paper's 1000-200-5: the tanh
+#: net's gains g (activation tanh(g z) / g). The initial pre-activations have RMS sqrt(d_in / (2 d_in hidden)) = 0.05
+#: at hidden 200, so g = 20 puts them at tanh's unit scale (g z ~ 1: the first gain where the curvature is not
+#: small from the start) and g = 2 a tenth of it; chosen from that scale before any run.
+ACTIVATION_GAINS = (2.0, 20.0)
+#: The data and initialisation seeds of those runs (each seed's nets share its data and initialisation).
+ACTIVATION_SEEDS = (0, 1, 2)
+
+
+def activation_configs(profile: str = "paper", gains=ACTIVATION_GAINS, seeds=ACTIVATION_SEEDS) -> dict[str, list]:
+    """Per seed, the two-layer linear net (the reference), the ReLU net and the tanh net at each gain, as named
+    groups ``two_layer``, ``relu`` and ``tanh_g<gain>``, each one run per seed in ``seeds``' order."""
+    def nets(model: str, gain: float = 1.0) -> list:
+        return [replace(net_configs(profile, models=(model,), data_seed=s, init_seed=s)[0], gain=gain)
+                for s in seeds]
+    return {"two_layer": nets("two_layer_linear"), "relu": nets("relu"),
+            **{f"tanh_g{g:g}": nets("tanh", g) for g in gains}}
 
 
 def noise_configs(profile: str = "default", fractions=NOISE_FRACTIONS, **overrides) -> list:

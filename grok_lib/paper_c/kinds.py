@@ -43,7 +43,7 @@ LINEAR_ESTIMATOR = register(RunKind(
     memory=memory,
     sizes=("d_in", "n_test", "d_out", "hidden"),
     spelled={"d_out": "d_outs", "lam": "lams", "gamma": "gammas"},
-    # eigenbasis runs cost ~d_in^3 whatever the steps; the tanh net costs per step
-    cost=lambda c: (c.d_in / 1000) ** 3 + (c.steps * c.d_in * c.hidden * 1e-10 if c.model == "tanh" else 0.0),
+    # eigenbasis runs cost ~d_in^3 whatever the steps; the nonlinear nets (tanh, ReLU) cost per step
+    cost=lambda c: (c.d_in / 1000) ** 3 + (c.steps * c.d_in * c.hidden * 1e-10 if c.model in ("tanh", "relu") else 0.0),
     step_seconds=step_seconds,
 ))

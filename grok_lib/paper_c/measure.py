@@ -43,6 +43,27 @@ def crossing(history: History, eps: float | None = None) -> dict:
     raise KeyError(f"eps={eps:g} was not measured in this run (measured: {known})")
 
 
+def gain(history: History) -> float:
+    """The tanh net's gain g of a run (1 where its config predates the field or leaves it at its default)."""
+    return float(getattr(history.cfg, "gain", 1.0))
+
+
+def deviation_factor(net: History, linear: History) -> float:
+    """The factor (>= 1) between ``net``'s crossing step and ``linear``'s, the larger of train and test; a net that
+    never crosses is counted at its run's last step + 1, so its factor is a lower bound. NaN where ``linear`` does
+    not cross, or where the net neither crosses nor runs as long as ``linear`` took (the run says nothing then)."""
+    rows = crossing(net), crossing(linear)
+    end = int(net.steps[-1]) + 1
+    factors = []
+    for w in ("train", "test"):
+        t_net, t_lin = rows[0][f"t_{w}"], rows[1][f"t_{w}"]
+        if t_lin is None or not t_lin > 0 or (t_net is None and end < t_lin):
+            return math.nan
+        ratio = (end if t_net is None else t_net) / t_lin
+        factors.append(max(ratio, 1 / ratio))
+    return max(factors)
+
+
 def measured_eps(history: History, candidates: Sequence[float]) -> list[float]:
     """Those of ``candidates`` at which ``history`` measured its crossings (small profiles measure fewer)."""
     measured = [row["eps"] for row in history.meta["crossings"]]

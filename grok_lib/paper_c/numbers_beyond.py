@@ -36,6 +36,31 @@ def nets_table(groups: Mapping[str, Sequence[History]]) -> list[dict]:
     return list(net_rows(groups).values())
 
 
+def activation_table(groups: Mapping[str, Sequence[History]]) -> list[dict]:
+    """Printable rows of the recorded set ``nets_activation``: per net other than the linear one and per seed, its
+    crossings beside the two-layer linear net's of the same seed and the factor C.nets.relu and C.nets.tanh_gain
+    grade (:func:`.measure.deviation_factor`)."""
+    linear = {int(h.cfg.data_seed): h for h in groups["two_layer"]}
+    rows = []
+    for name, runs in groups.items():
+        if name == "two_layer":
+            continue
+        for h in runs:
+            lin = linear[int(h.cfg.data_seed)]
+            net, ref = measure.crossing(h), measure.crossing(lin)
+            rows.append({"net": "ReLU" if h.cfg.model == "relu" else f"tanh, gain {measure.gain(h):g}",
+                         "seed": int(h.cfg.data_seed),
+                         "t_train": _step(net["t_train"]), "linear t_train": _step(ref["t_train"]),
+                         "t_test": _step(net["t_test"]), "linear t_test": _step(ref["t_test"]),
+                         "factor": round(measure.deviation_factor(h, lin), 2),
+                         "final test acc": round(h.final("test_acc"), 3)})
+    return rows
+
+
+def _step(t) -> str:
+    return "never" if t is None else f"{int(t):,}"
+
+
 def two_layer_clock(h: History) -> dict:
     """The two-layer linear net's second layer against the rescaling's assumption W2^T W2 = I / (2 d_out): its mean
     eigenvalue along the run (retraced, :func:`measure.second_layer_gram`) and the crossings the theory predicts

@@ -249,6 +249,42 @@ def nets_paper_reading(default: Mapping[str, Sequence[History]], paper: Mapping[
 
 
 # --- label noise --------------------------------------------------------------------------------------
+def activation_reading(groups: Mapping[str, Sequence[History]], results: Sequence) -> dict[str, str]:
+    """The numbers the nets page's prose quotes about the other activations (glued as ``nets_act_...``): each
+    net's factor against the two-layer linear net per seed (:func:`.measure.deviation_factor`, what C.nets.relu
+    and C.nets.tanh_gain grade), how many seeds leave NET_BAND, and the verdicts. ``groups``: the recorded set
+    ``nets_activation``'s named groups; ``results``: the two claims'."""
+    linear = {int(h.cfg.data_seed): h for h in groups["two_layer"]}
+    edge = thresholds.NET_BAND.hi
+    out = {f"nets_act_{r.claim.id.rsplit('.', 1)[1]}_verdict": f"**{r.word}**" for r in results}
+    for name, runs in groups.items():
+        if name == "two_layer":
+            continue
+        factors = [measure.deviation_factor(h, linear[int(h.cfg.data_seed)]) for h in runs]
+        never = sum(measure.crossing(h)["t_test"] is None for h in runs)
+        key = name.replace(".", "_")
+        out[f"nets_act_{key}_factors"] = _listed([f"{f:.2f}" for f in factors])
+        out[f"nets_act_{key}_outside"] = f"{sum(f > edge for f in factors)} of {len(factors)}"
+        out[f"nets_act_{key}_never"] = f"{never} of {len(runs)}"
+        out[f"nets_act_{key}_acc"] = _listed([f"{h.final('test_acc'):.3f}" for h in runs])
+    gains = sorted((measure.gain(runs[0]), all(measure.deviation_factor(h, linear[int(h.cfg.data_seed)]) > edge
+                                                for h in runs))
+                   for name, runs in groups.items() if name.startswith("tanh_g"))
+    broken = [g for g, outside in gains if outside]
+    whole = [g for g, outside in gains if not outside]
+    out["nets_act_threshold"] = (
+        f"on this grid the threshold lies between gains {max(whole):g} and {min(broken):g}"
+        if broken and whole and max(whole) < min(broken) else
+        f"every gain of the grid ({_listed([f'{g:g}' for g, _ in gains])}) leaves the band at every seed, so the "
+        "threshold lies below the smallest" if not whole else
+        f"no gain of the grid ({_listed([f'{g:g}' for g, _ in gains])}) leaves the band at every seed, so no "
+        "threshold shows up to the largest" if not broken else
+        "the gains that leave the band at every seed are not all above those that do not")
+    out["nets_act_linear_acc"] = _listed([f"{linear[s].final('test_acc'):.3f}" for s in sorted(linear)])
+    out["nets_act_edge"] = f"{edge:g}"
+    return out
+
+
 def test_noise_reading(runs: Sequence[History], result) -> dict[str, str]:
     """The numbers the label-noise page quotes about C.noise.test_shift (glued): the runs with noisy test labels,
     their final test loss against L_gen + sigma_n^2, and the largest error the claim measured."""

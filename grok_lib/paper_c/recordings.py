@@ -6,6 +6,11 @@
   :func:`grok_lib.paper_c.chapter_runs.recorded` serves them in the nets chapter's named groups ``two_layer`` and
   ``tanh``. The tanh net's per-sample gradient descent costs about 90 ms per step on one core, minutes per run.
 
+- ``nets_activation``: the rebuttal's remarks that a ReLU net leaves the linear prediction and that a tanh gain
+  above 1 breaks it beyond a threshold (C.nets.relu, C.nets.tanh_gain): per seed 0-2, the two-layer linear net, the
+  ReLU net and the tanh net at gains 2 and 20 (activation tanh(g z) / g, slope 1 at 0, so the linear net stays the
+  prediction), every other setting as ``nets_paper``. Twelve runs of 0.5 to 5 minutes each (DEVELOPING.md lists them).
+
 Every setting against the paper (``shared/PAPERS.md``; the rebuttal in ``shared/seeds``):
 
 - stated by the paper: d_in = 1000, hidden 200, d_out = 5 (the tanh net 1000-200-5; the two-layer linear net at
@@ -31,8 +36,17 @@ def nets_paper() -> list:
     return config.net_configs("paper")
 
 
+def nets_activation() -> list:
+    """Per seed of :data:`.config.ACTIVATION_SEEDS`, the two-layer linear net, the ReLU net and the tanh net at each
+    gain of :data:`.config.ACTIVATION_GAINS`, at the paper's 1000-200-5 (the named groups of
+    :func:`.config.activation_configs`, flattened in their order)."""
+    return [c for group in config.activation_configs("paper").values() for c in group]
+
+
 #: name -> (description, the function returning its configs, the weight blocks kept: none, the nets' claims and
 #: page read the metric traces and the crossings only)
 RECORDINGS = {
     "paper_c/nets_paper": ("Part C's two-layer linear and tanh nets at the paper's 1000-200-5", nets_paper, ()),
+    "paper_c/nets_activation": ("Part C's ReLU net and tanh nets of gain 2 and 20 against the two-layer linear net, "
+                                "1000-200-5, seeds 0-2", nets_activation, ()),
 }

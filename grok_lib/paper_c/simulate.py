@@ -12,7 +12,8 @@ Students and how they are trained (full-batch GD, learning rate eta, weight deca
   matrix products over the samples; the check of the eigen path (they agree to ~1e-10).
 - ``two_layer_linear`` (S = W1 W2): GD on W1, W2, with the exact full-batch gradient taken through
   the sample covariance (dL/dS = (2/d_out)(Sigma D - X^T Xi / N_tr)) in its eigenbasis.
-- ``tanh`` (f(x) = W2^T tanh(W1^T x)): GD with per-sample forward and backward passes.
+- ``tanh`` (f(x) = W2^T tanh(g W1^T x) / g, gain g = 1 unless set) and ``relu`` (f(x) = W2^T relu(W1^T x)): GD with
+  per-sample forward and backward passes.
   The nets' initialisation is :func:`grok_lib.paper_c.samples.init_net`.
 
 Recorded on :func:`grok_lib.paper_c.samples.record_steps`: ``train_loss`` and ``test_loss`` (mean squared error / d_out on
@@ -231,10 +232,21 @@ def _train_two_layer_linear(config: LinearEstimatorConfig, data: Data, rotated: 
     return steps, metrics, _grid_crossings(config, steps, metrics)
 
 
-def _train_tanh(config: LinearEstimatorConfig, data: Data, progress: bool, callbacks=()):
-    """GD on f(x) = W2^T tanh(W1^T x) with per-sample forward and backward passes."""
+def _train_net(config: LinearEstimatorConfig, data: Data, progress: bool, callbacks=()):
+    """GD on f(x) = W2^T phi(W1^T x), phi the tanh (with its gain) or the ReLU, per-sample forward and backward."""
     with np.errstate(over="ignore", invalid="ignore"):  # a diverging run is reported at its next record
-        return _tanh_gd(config, data, progress, callbacks)
+        return _net_gd(config, data, progress, callbacks)
+
+
+def activation(config: LinearEstimatorConfig):
+    """The hidden layer's phi and its derivative (given the pre-activation and phi of it) for ``config.model``:
+    tanh(g z) / g (slope 1 at 0 for every gain g) or max(z, 0)."""
+    if config.model == "relu":
+        return (lambda pre: np.maximum(pre, 0.0)), (lambda pre, hid: (pre > 0).astype(pre.dtype))
+    g = config.gain
+    if g == 1.0:  # the plain tanh, written as such
+        return np.tanh, (lambda pre, hid: 1 - hid**2)
+    return (lambda pre: np.tanh(g * pre) / g), (lambda pre, hid: 1 - (g * hid) ** 2)
 
 
 def _net_metrics(config: LinearEstimatorConfig, sq: dict) -> dict:
@@ -258,7 +270,8 @@ def _call(callbacks, step: int, metrics) -> None:
             cb(step, row)
 
 
-def _tanh_gd(config: LinearEstimatorConfig, data: Data, progress: bool, callbacks=()):
+def _net_gd(config: LinearEstimatorConfig, data: Data, progress: bool, callbacks=()):
+    phi, dphi = activation(config)
     x, y = data.x_train, data.x_train @ data.teacher + data.noise_train
     x_test = data.x_test
     y_test = x_test @ data.teacher + data.noise_test
@@ -266,21 +279,23 @@ def _tanh_gd(config: LinearEstimatorConfig, data: Data, progress: bool, callback
     schedule = set(record_steps(config).tolist())
     steps, sq = [], {"train": [], "test": []}
     eta, gamma, scale = config.eta, config.gamma, 2.0 / (x.shape[0] * config.d_out)
-    for step in tqdm(range(config.steps + 1), desc=f"tanh lam={config.lam:g}", disable=not progress,
+    name = config.model if config.gain == 1.0 else f"{config.model} gain={config.gain:g}"
+    for step in tqdm(range(config.steps + 1), desc=f"{name} lam={config.lam:g}", disable=not progress,
                      mininterval=10, ascii=True):
-        hid = np.tanh(x @ w1)
+        pre = x @ w1
+        hid = phi(pre)
         r = hid @ w2 - y
         if step in schedule:
             if not np.isfinite(r).all():
-                raise FloatingPointError(f"tanh run diverged at step {step}; lower eta (now {eta})")
+                raise FloatingPointError(f"{name} run diverged at step {step}; lower eta (now {eta})")
             steps.append(step)
             sq["train"].append((r**2).sum(axis=1))
-            sq["test"].append(((np.tanh(x_test @ w1) @ w2 - y_test) ** 2).sum(axis=1))
+            sq["test"].append(((phi(x_test @ w1) @ w2 - y_test) ** 2).sum(axis=1))
             _call(callbacks, step, lambda: _net_metrics(config, {w: sq[w][-1:] for w in sq}))
         if step == config.steps:
             break
         g_out = scale * r
-        g_hid = (g_out @ w2.T) * (1 - hid**2)
+        g_hid = (g_out @ w2.T) * dphi(pre, hid)
         w1, w2 = w1 - eta * (x.T @ g_hid + gamma * w1), w2 - eta * (hid.T @ g_out + gamma * w2)
     steps = np.asarray(steps, dtype=np.int64)
     metrics = _net_metrics(config, sq)
@@ -303,7 +318,8 @@ def train(config: LinearEstimatorConfig, progress: bool = True, callbacks=()) ->
     """
     t0 = time.perf_counter()
     data = make_data(config)
-    # D_0 of the linear student, or of the nets' end-to-end map W1 W2 (their linearisation, tanh'(0) = 1)
+    # D_0 of the linear student, or of the nets' end-to-end map W1 W2 (the tanh's linearisation, tanh'(0) = 1; the
+    # ReLU net has none: its theory curves are the linear net's, the prediction it is compared with)
     s0 = init_linear(config) if config.model == "linear" else np.matmul(*init_net(config))
     rotated = Rotated(config, data, s0)
     if config.model == "linear":
@@ -313,7 +329,7 @@ def train(config: LinearEstimatorConfig, progress: bool = True, callbacks=()) ->
     elif config.model == "two_layer_linear":
         steps, metrics, crossings = _train_two_layer_linear(config, data, rotated, progress, callbacks)
     else:
-        steps, metrics, crossings = _train_tanh(config, data, progress, callbacks)
+        steps, metrics, crossings = _train_net(config, data, progress, callbacks)
     seconds_sim = time.perf_counter() - t0
     r = rotated
     metrics |= theory_curves(config, r.s, r.d0, r.teacher, r.h, r.noise_sq, steps)

@@ -6,7 +6,7 @@ decrease") has none."""
 
 from __future__ import annotations
 
-from ..grading import Bar
+from ..grading import Bar, moved
 
 # --- how the losses are read -------------------------------------------------------------------------------------
 LOSS_FLOOR = 1e-10  #: relative errors are read where the reference loss is >= this
@@ -57,6 +57,11 @@ NET_BAND = Bar(0.8, 1.25, log=True)  #: net crossing times / the rescaled theory
 #: at every record step until the later crossing: the nonlinearity moves the output less than the accuracy
 #: threshold can see.
 NEAR_LINEAR = 1.0
+#: The rebuttal's other activations (ReLU, a tanh gain above 1) "deviate" from the linear prediction: the factor
+#: between a net's crossing step and the two-layer linear net's, the larger of train and test, leaves NET_BAND
+#: (at least its edge 1.25); moved as NET_BAND's half-width is (its edges 1.118 and 1.5625).
+NET_DEVIATION = Bar(lo=NET_BAND.hi)
+NET_DEVIATION_BARS = tuple(Bar(lo=b.hi) for b in moved(NET_BAND))
 
 # --- label noise -------------------------------------------------------------------------------------------------------
 NOISE_ERROR = Bar(hi=0.10)  #: label noise: largest relative error against a prediction

@@ -4,7 +4,7 @@ Paper A), so a change that moves a verdict fails CI; and the committed records a
 import pytest
 
 from grok_lib import chapters, claims, envelope_verdicts
-from grok_lib.paper_b import chapter_runs, checks, claims as claims_b, selection
+from grok_lib.paper_b import chapter_runs, checks, claims as claims_b, sample_complexity, selection
 from grok_lib.runs import run_all
 
 #: The verdicts the book records for the default profile (book/claims/paper_b/*.json, written by the notebooks;
@@ -29,6 +29,7 @@ def test_default_profile_verdicts():
     focus_at_seeds = [selection.focus_run(sparse), *claim_runs("sparse_classification")]
     results = (checks.evaluate_sparse(sparse, focus_at_seeds)
                + checks.evaluate_regimes(histories("kernel_vs_rich"))
+               + [checks.evaluate_sample_gap(sample_complexity.for_run(selection.focus_run(histories("kernel_vs_rich"))))]
                + checks.evaluate_matrix_completion(selection.matrix_completion_run(histories("matrix_completion")))
                + [checks.evaluate_noisy_init(selection.matrix_completion_run(histories("matrix_completion")),
                                              chapter_runs.recorded("mc_init_noise"))]

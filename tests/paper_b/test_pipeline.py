@@ -13,7 +13,7 @@ from matplotlib.figure import Figure  # noqa: E402
 
 from grok_lib import chapters, kinds, tables  # noqa: E402
 from grok_lib.claims import VERDICTS, Result  # noqa: E402
-from grok_lib.paper_b import checks, claims, key_numbers, mlp_numbers, plots, selection, chapter_runs  # noqa: E402
+from grok_lib.paper_b import checks, claims, key_numbers, mlp_numbers, plots, sample_complexity, selection, chapter_runs  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -78,6 +78,7 @@ def test_claims_evaluate_on_short_runs(runs):
     seeds = [selection.focus_run(sparse.groups), *sparse.claim_histories]
     results = (checks.evaluate_sparse(sparse.groups, seeds)
                + checks.evaluate_regimes(runs["kernel_vs_rich"].groups)
+               + [checks.evaluate_sample_gap(sample_complexity.for_run(selection.focus_run(runs["kernel_vs_rich"].groups)))]
                + checks.evaluate_matrix_completion(selection.matrix_completion_run(runs["matrix_completion"].histories))
                + [checks.evaluate_noisy_init(selection.matrix_completion_run(runs["matrix_completion"].histories),
                                              chapter_runs.recorded("mc_init_noise"))]

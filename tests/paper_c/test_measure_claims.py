@@ -35,6 +35,19 @@ def test_grokking_time_reads_the_crossings():
         me.crossing(h, 1e-7)
 
 
+def test_deviation_factor_is_the_larger_of_train_and_test_and_bounds_a_net_that_never_crosses():
+    linear = fake([{"eps": 1e-3, "t_train": 100, "t_test": 200}])
+    assert me.deviation_factor(fake([{"eps": 1e-3, "t_train": 110, "t_test": 100}]), linear) == 2.0
+    assert me.deviation_factor(fake([{"eps": 1e-3, "t_train": 100, "t_test": 250}]), linear) == 1.25
+    # never crossing: counted at the run's last step + 1, a lower bound of the factor
+    long_net = fake([{"eps": 1e-3, "t_train": 100, "t_test": None}])
+    long_net.steps = np.array([0, 999])
+    assert me.deviation_factor(long_net, linear) == 5.0
+    # a run that stops (step 1) before the linear net crossed (step 200) says nothing about the factor
+    assert math.isnan(me.deviation_factor(fake([{"eps": 1e-3, "t_train": 100, "t_test": None}]), linear))
+    assert math.isnan(me.deviation_factor(linear, fake([{"eps": 1e-3, "t_train": 100, "t_test": None}])))
+
+
 def test_grid_crossing_relative_error_plateau_peak_seed_mean():
     assert me.grid_crossing([0, 10, 20, 30], [0.1, 0.5, 0.96, 1.0]) == 20
     assert math.isnan(me.grid_crossing([0, 10], [0.1, 0.2]))
@@ -72,6 +85,7 @@ def runs():
         "wd": train(cc.weight_decay_configs(prof, lams=(0.3, 0.5), gammas=(1e-3,), steps=200_000)),
         "d_out": train(cc.d_out_configs(prof, d_outs=(1, 3, 5), seeds=(0, 1), steps=10**6)),
         "nets": {name: train(cs) for name, cs in net_runs(prof).items()},
+        "activation": {name: train(cs) for name, cs in cc.activation_configs(prof, seeds=(0,)).items()},
         "noise": train(cc.noise_configs(prof, lam=0.3)),
         "noise_full": train([cc.noise_full_config(prof)]),
     }
@@ -84,7 +98,7 @@ def test_every_evaluator_returns_a_result(runs):
         CK.evaluate_dynamics(runs["curves"]), CK.evaluate_mp(runs["curves"]), CK.evaluate_accuracy_law(runs["curves"]),
         *CK.evaluate_plateau(runs["curves"]), CK.evaluate_formula(runs["grok"]), CK.evaluate_divergence(runs["grok"]),
         *CKW.evaluate_weight_decay(runs["wd"]), CKW.evaluate_d_out(runs["d_out"]), CKW.evaluate_gamma_law(runs["d_out"]),
-        CKN.evaluate_two_layer(two), CKN.evaluate_tanh(tanh, two),
+        CKN.evaluate_two_layer(two), CKN.evaluate_tanh(tanh, two), *CKN.evaluate_activations(runs["activation"]),
         *CKN.evaluate_noise(noise), CKN.evaluate_tuned_noise(runs["noise_full"], [runs["noise"][-1]]),
         CKN.evaluate_noise_theory(noise), CKN.evaluate_test_noise(noise),
     ]

@@ -151,6 +151,26 @@ def test_nets_train_and_carry_the_rescaled_theory():
     assert "gen_loss" not in h.metrics  # the tanh net has no exact generalisation loss
 
 
+@pytest.mark.parametrize("model,gain", [("relu", 1.0), ("tanh", 3.0)])
+def test_relu_and_tanh_gain_activations_and_their_slopes(model, gain):
+    """phi and its derivative as the trainer uses them: the derivative matches phi's finite difference, the gained
+    tanh keeps slope 1 at 0 (the linear net stays its prediction), and the nets train."""
+    c = profile_config("ci", model=model, gain=gain, d_out=2, eta=0.5, steps=1500)
+    phi, dphi = sim.activation(c)
+    z = np.linspace(-1.5, 1.5, 31) + 1e-3  # off the ReLU's kink
+    numeric = (phi(z + 1e-6) - phi(z - 1e-6)) / 2e-6
+    np.testing.assert_allclose(dphi(z, phi(z)), numeric, rtol=1e-6, atol=1e-8)
+    if model == "tanh":
+        assert dphi(np.zeros(1), phi(np.zeros(1)))[0] == 1.0 and phi(np.array([1.0]))[0] == np.tanh(3.0) / 3.0
+    h = sim.train(c, progress=False)
+    assert np.isfinite(h["train_loss"]).all() and h.final("train_loss") < 0.5 * h["train_loss"][0]
+
+
+def test_gain_one_is_the_plain_tanh():
+    phi, dphi = sim.activation(profile_config("ci", model="tanh"))
+    assert phi is np.tanh
+
+
 @pytest.mark.parametrize("model", ["linear", "two_layer_linear", "tanh"])
 def test_callbacks_get_each_record_step_and_can_stop_the_run(model):
     """cb(step, row) at each record step with that step's simulated metrics, the history's (what
