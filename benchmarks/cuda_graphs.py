@@ -4,9 +4,10 @@ Between two recorded steps :func:`grok_lib.paper_a.train.train_sweep` does the s
 at every step: a forward pass, a backward pass and an AdamW update, nothing read back. At
 the paper's sizes (1-7 GFLOP per stacked step) a GPU spends that step waiting for the
 ~70 operations Python launches one by one. :func:`train_sweep_captured` captures the
-step once as a CUDA graph and replays it, one launch per step; recorded steps, snapshots
-and checkpoints run the code of :mod:`~grok_lib.paper_a.train` itself (the same
-:class:`~grok_lib.paper_a.train.StackRun`, the same recording).
+step once as a CUDA graph and replays it, one launch per step. Everything else is the code of
+:mod:`~grok_lib.paper_a.train` itself: its loop (:func:`~grok_lib.paper_a.train.sweep_loop`, which
+offers each unrecorded step to the replay), its :class:`~grok_lib.paper_a.train.StackRun`, its
+recorded steps, snapshots and checkpoints.
 
 Why a replay computes what the eager step computes:
 
@@ -51,7 +52,7 @@ from grok_lib.paper_a.config import ModAddConfig
 from grok_lib.paper_a.metrics import cross_entropy64, svdvals
 from grok_lib.paper_a.stacked import StackedMLP, check_stackable
 from grok_lib.paper_a.train import (Callback, StackRun, TrainState, check_finite, checks_every_step, histories_of,
-                                    record_schedule, snapshot_schedule, step_eagerly)
+                                    step_eagerly, sweep_loop)
 
 RECORDERS = ("eager", "batched")
 
@@ -290,49 +291,48 @@ def train_sweep_captured(
     if resume is not None:
         run.restore(resume)
         start = resume.step
-    schedule = set(record_schedule(c0.epochs, c0.eval_every).tolist())
-    snapshots = set(snapshot_schedule(c0.epochs).tolist())
     check_every_step = checks_every_step(device)
     settle = frozen_from(configs)
     recorders = {} if recorder == "eager" else {
         "record": lambda losses, logits, pre: record_batched(run, losses, logits, pre, svd_device),
         "record_updates": lambda before: record_updates_batched(run, before)}
-    step_fn: Optional[CapturedStep] = None
+    captured: list[CapturedStep] = []  # made at the first plain step past ``settle``
     clock = {"eager_s": 0.0, "eager_steps": 0, "replayed_steps": 0, "capture_s": 0.0}
-    stopped_at = None
+
+    def plain_step(step: int) -> bool:
+        """The trainer's loop offers each unrecorded step: taken here once the AdamW scalars have settled."""
+        if run.opt.step_count + 1 < settle:
+            return False
+        if not captured:
+            t = time.perf_counter()
+            captured.append(CapturedStep(run, configs, capture=capture))
+            clock["capture_s"] = time.perf_counter() - t
+        losses = captured[0]()
+        if check_every_step:
+            check_finite(losses, step, configs)
+        clock["replayed_steps"] += 1
+        return True
+
+    def eager_step(*args, **kwargs) -> bool:
+        """The trainer's own step, with the batched recorder if chosen, timed (the last step too), with a device
+        synchronisation around it when ``timings`` asks."""
+        if timings is not None:
+            _sync(device)
+        t = time.perf_counter()
+        last = step_eagerly(*args, **kwargs, **recorders)
+        if timings is not None:
+            _sync(device)
+        clock["eager_s"] += time.perf_counter() - t
+        clock["eager_steps"] += 1
+        return last
+
     t0 = time.perf_counter()
     wds = ",".join(f"{c.weight_decay:g}" for c in configs)
     bar = tqdm(total=c0.epochs, initial=start, desc=f"p={c0.p} wd={wds} width={c0.width} (captured)",
                disable=not progress, mininterval=10, ascii=True)
-    for step in range(start, c0.epochs + 1):
-        recorded = step in schedule
-        if recorded and deadline is not None and step > start and time.perf_counter() > deadline:
-            stopped_at = step
-            break
-        if not (recorded or step in snapshots or step == c0.epochs) and run.opt.step_count + 1 >= settle:
-            if step_fn is None:
-                t = time.perf_counter()
-                step_fn = CapturedStep(run, configs, capture=capture)
-                clock["capture_s"] = time.perf_counter() - t
-            losses = step_fn()
-            if check_every_step:
-                check_finite(losses, step, configs)
-            clock["replayed_steps"] += 1
-        else:
-            if timings is not None:
-                _sync(device)
-            t = time.perf_counter()
-            last = step_eagerly(run, step, configs, callbacks, bar, recorded=recorded, snapshot=step in snapshots,
-                                check=check_every_step, **recorders)
-            if last:
-                break
-            if timings is not None:
-                _sync(device)
-            clock["eager_s"] += time.perf_counter() - t
-            clock["eager_steps"] += 1
-        bar.update(1)
-        if on_checkpoint is not None and (step + 1) % c0.checkpoint_every == 0 and step + 1 < c0.epochs:
-            on_checkpoint(run.state(step + 1))
+    stopped_at = sweep_loop(run, configs, callbacks, bar, start=start, check=check_every_step,
+                            on_checkpoint=on_checkpoint, plain_step=plain_step, eager_step=eager_step,
+                            stop=None if deadline is None else lambda step: time.perf_counter() > deadline)
     _sync(device)
     bar.close()
     seconds = round(time.perf_counter() - t0, 3)
@@ -340,7 +340,7 @@ def train_sweep_captured(
         timings.update(clock, total_s=seconds, settle_step=settle,
                        replay_s=round(seconds - clock["eager_s"] - clock["capture_s"], 3))
     meta = {"device": device, "seconds": seconds, "resumed_from": start, "stacked_with": len(configs),
-            "trainer": "cuda_graphs", "captured": bool(capture and step_fn is not None), "recorder": recorder,
+            "trainer": "cuda_graphs", "captured": bool(capture and captured), "recorder": recorder,
             "replayed_from_step": settle}
     if stopped_at is not None:
         meta["stopped_at"] = stopped_at

@@ -236,24 +236,45 @@ def train_sweep(
     if resume is not None:
         run.restore(resume)
         start = resume.step
-    schedule = set(record_schedule(c0.epochs, c0.eval_every).tolist())
-    snapshots = set(snapshot_schedule(c0.epochs).tolist())
-    check_every_step = checks_every_step(device)
     t0 = time.perf_counter()
     wds = ",".join(f"{c.weight_decay:g}" for c in configs)
     label = f"p={c0.p} wd={wds} width={c0.width}"
     bar = tqdm(total=c0.epochs, initial=start, desc=label, disable=not progress, mininterval=10, ascii=True)
-    for step in range(start, c0.epochs + 1):
-        if step_eagerly(run, step, configs, callbacks, bar, recorded=step in schedule, snapshot=step in snapshots,
-                        check=check_every_step):
-            break
-        bar.update(1)
-        if on_checkpoint is not None and (step + 1) % c0.checkpoint_every == 0 and step + 1 < c0.epochs:
-            on_checkpoint(run.state(step + 1))
+    sweep_loop(run, configs, callbacks, bar, start=start, check=checks_every_step(device), on_checkpoint=on_checkpoint)
     bar.close()
     meta = {"device": device, "seconds": round(time.perf_counter() - t0, 3), "resumed_from": start,
             "stacked_with": len(configs)}
     return histories_of(run, configs, meta)
+
+
+def sweep_loop(run: StackRun, configs: Sequence[ModAddConfig], callbacks: Sequence[Callback], bar, *, start: int,
+               check: bool, on_checkpoint: Optional[Callable[[TrainState], None]] = None,
+               plain_step: Optional[Callable[[int], bool]] = None, eager_step: Optional[Callable] = None,
+               stop: Optional[Callable[[int], bool]] = None) -> Optional[int]:
+    """The training loop of :func:`train_sweep` from step ``start`` to the last: each step run by ``eager_step``
+    (:func:`step_eagerly`'s signature; it by default), a checkpoint every ``checkpoint_every`` steps.
+
+    The hooks are for a trainer that takes the same steps faster (the GPU check's CUDA-graph replay,
+    ``benchmarks/cuda_graphs.py``): ``plain_step(step)`` is offered each step that is neither recorded, a
+    snapshot nor the last, and returns whether it took it (False: the step runs eagerly); ``stop(step)``, asked
+    at each recorded step after ``start``, True ends the loop before that step, which is returned (None when
+    the loop ran to the end)."""
+    c0 = configs[0]
+    eager_step = eager_step or step_eagerly
+    schedule = set(record_schedule(c0.epochs, c0.eval_every).tolist())
+    snapshots = set(snapshot_schedule(c0.epochs).tolist())
+    for step in range(start, c0.epochs + 1):
+        recorded, snapshot = step in schedule, step in snapshots
+        if recorded and stop is not None and step > start and stop(step):
+            return step
+        plain = not (recorded or snapshot or step == c0.epochs)
+        if not (plain and plain_step is not None and plain_step(step)):
+            if eager_step(run, step, configs, callbacks, bar, recorded=recorded, snapshot=snapshot, check=check):
+                break
+        bar.update(1)
+        if on_checkpoint is not None and (step + 1) % c0.checkpoint_every == 0 and step + 1 < c0.epochs:
+            on_checkpoint(run.state(step + 1))
+    return None
 
 
 def step_eagerly(run: StackRun, step: int, configs: Sequence[ModAddConfig], callbacks: Sequence[Callback], bar, *,
