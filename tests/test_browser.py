@@ -322,7 +322,7 @@ def test_narrow_screens_and_dark_mode(site, browser, desktop):
 
 
 def test_the_landing_page_lists_every_claim_with_its_recorded_verdict(site, browser):
-    from grok_lib.claims import headlines, load_records
+    from grok_lib.claims import headlines, load_records, one_per_claim
     from grok_lib.grading import WORDS
 
     base, _ = site
@@ -335,7 +335,7 @@ def test_the_landing_page_lists_every_claim_with_its_recorded_verdict(site, brow
                 word: v ? v.textContent : null};
       })""")
     shown = {r["id"]: r for r in rows if r["id"]}
-    records = load_records()
+    records = one_per_claim(load_records(setting=None))
     heads = headlines(load_records(setting=None))  # the landing page lists each claim's headline verdict
     assert len(shown) == len(records) == len(rows), (len(shown), len(records), len(rows))
     for rec in records:
@@ -465,12 +465,12 @@ def test_gallery_thumbnails_are_small_and_land_on_their_figure(site, browser):
 def test_claims_report_filters_by_verdict(site, browser):
     from collections import Counter
 
-    from grok_lib.claims import headlines, load_records
+    from grok_lib.claims import headlines, load_records, one_per_claim
 
     base, _ = site
     page, problems = _open(browser, f"{base}/notebooks/claims_report.html")
     heads = headlines(load_records(setting=None))  # the report shows each claim's headline verdict
-    counts = Counter(heads[r["id"]]["verdict"] for r in load_records())
+    counts = Counter(heads[r["id"]]["verdict"] for r in one_per_claim(load_records(setting=None)))
     visible = "() => [...document.querySelectorAll('div.claims-report tbody tr')].filter(tr => tr.offsetParent).length"
     assert page.evaluate(visible) == sum(counts.values())
     for verdict, n in counts.items():

@@ -134,10 +134,10 @@ def words(statement: str) -> list[str]:
 
 
 def test_every_listed_claim_shows_its_full_statement(site, browser):  # noqa: F811
-    from grok_lib.claims import headlines, load_records
+    from grok_lib.claims import headlines, load_records, one_per_claim
 
     base, _ = site
-    records = {r["id"]: r for r in load_records()}
+    records = {r["id"]: r for r in one_per_claim(load_records(setting=None))}
     heads = headlines(load_records(setting=None))
     failed = {cid for cid, r in records.items() if r.get("kind", "claim") == "claim"
               and heads[cid]["verdict"] == "not reproduced"}
@@ -174,11 +174,11 @@ _VISIBLE_JS = """() => [...document.querySelectorAll('div.claims-report tbody tr
 
 
 def test_the_claims_report_filters_by_paper_and_by_verdict(site, browser):  # noqa: F811
-    from grok_lib.claims import headlines, load_records
+    from grok_lib.claims import headlines, load_records, one_per_claim
     from grok_lib.landing import parts
 
     base, _ = site
-    records = load_records()
+    records = one_per_claim(load_records(setting=None))
     heads = headlines(load_records(setting=None))
     page, problems = _open(browser, f"{base}/notebooks/claims_report.html")
     page.set_viewport_size(SCREEN)
