@@ -94,6 +94,12 @@ def variant_env(variables: dict) -> dict:
     return env | {"GROK_ARITHMETIC": "native"} | variables
 
 
+def of_the_book_vendor(envelope: dict, variant: dict) -> bool:
+    """Whether ``variant`` was measured on a CPU of the book's vendor (the book's machine, or another CPU of its vendor
+    whose kernels it lacks): what --regrade may measure."""
+    return variant.get("machine", envelope["book"]["vendor"]) == envelope["book"]["vendor"]
+
+
 #: How a variant that --regrade found this CPU cannot compute in is noted (a CPU that can takes it back).
 ANOTHER_CPU = "measured on another"
 
@@ -271,7 +277,7 @@ def regrade(only: list[str] | None = None, variants: list[str] | None = None) ->
     samples = []
     SAMPLES.mkdir(parents=True, exist_ok=True)
     for name, variant in envelope["variants"].items():
-        if variant.get("machine", envelope["book"]["vendor"]) != envelope["book"]["vendor"]:
+        if not of_the_book_vendor(envelope, variant):
             continue  # another vendor's: --here measures it there
         if variants and name not in variants:
             print(f"variant {name}: not measured this time (--regrade-variants)", flush=True)
@@ -427,8 +433,7 @@ def main() -> int:
         if unknown:
             ap.error(f"--regrade takes notebooks that record claims ({', '.join(sorted(sources))}); got {', '.join(unknown)}")
         envelope = json.loads(OUT.read_text())
-        mine = sorted(n for n, v in envelope["variants"].items() if v.get("machine", envelope["book"]["vendor"])
-                      == envelope["book"]["vendor"])
+        mine = sorted(n for n, v in envelope["variants"].items() if of_the_book_vendor(envelope, v))
         unknown = [v for v in args.regrade_variants or [] if v not in mine]
         if unknown:
             ap.error(f"--regrade-variants takes variants of the book's machine ({', '.join(mine)}); got {', '.join(unknown)}")

@@ -100,18 +100,18 @@ def test_retiring_the_book_for_another_vendor_drops_the_variant_that_computes_in
     assert after["verdicts"]["GenuineIntel_pinned_v3_mkl_avx2"] == {"X.a|default": "reproduced"}
 
 
-def test_a_regrade_keeps_a_variant_whose_kernels_this_cpu_lacks_as_measured_elsewhere(monkeypatch, tmp_path):
-    """A variant measured on another CPU of the vendor (AVX-512 ATen on a Zen 4) is not executed on one without
-    those kernels (it would compute another arithmetic under the variant's name): it becomes a variant measured
-    elsewhere, with a note, and nothing is executed."""
+#: A variant's kernels as a Zen 4 computes them natively (AVX-512 ATen), which a Zen 3 lacks.
+ZEN4 = {"id": "other/x", "vendor": "AuthenticAMD", "mkl_cbwr": "unset (AUTO)", "aten": "AVX512",
+        "openblas_core": "SkylakeX"}
+
+
+def _regrade_in(monkeypatch, tmp_path, envelope: dict):
+    """--regrade's world in ``tmp_path``: ``envelope`` as the committed one, one claim record (X.a of
+    paper_x/one, graded g1), no recorded set, the book's arithmetic; returns the envelope's path."""
     import json
 
     from grok_lib import claims, recorded
 
-    zen4 = {"id": "other/x", "vendor": "AuthenticAMD", "mkl_cbwr": "unset (AUTO)", "aten": "AVX512",
-            "openblas_core": "SkylakeX"}
-    envelope = {"book": {"vendor": "AuthenticAMD"}, "prefix": {}, "variants": {"native": {"env": {}, "arithmetic": zen4}},
-                "verdicts": {"book": {}, "native": {}}, "grading": {"native": {}}}
     out = tmp_path / "envelope.json"
     out.write_text(json.dumps(envelope))
     records = [{"id": "X.a", "setting": "default", "source": "paper_x/one", "grading": "g1", "verdict": "reproduced"}]
@@ -122,6 +122,18 @@ def test_a_regrade_keeps_a_variant_whose_kernels_this_cpu_lacks_as_measured_else
     monkeypatch.setattr(arithmetic, "tier", lambda: "exact")
     monkeypatch.setattr(claims, "load_records", lambda *a, **k: records)
     monkeypatch.setattr(recorded, "definitions", lambda: {})
+    return out
+
+
+def test_a_regrade_keeps_a_variant_whose_kernels_this_cpu_lacks_as_measured_elsewhere(monkeypatch, tmp_path):
+    """A variant measured on another CPU of the vendor (AVX-512 ATen on a Zen 4) is not executed on one without
+    those kernels (it would compute another arithmetic under the variant's name): it becomes a variant measured
+    elsewhere, with a note, and nothing is executed."""
+    import json
+
+    envelope = {"book": {"vendor": "AuthenticAMD"}, "prefix": {}, "variants": {"native": {"env": {}, "arithmetic": ZEN4}},
+                "verdicts": {"book": {}, "native": {}}, "grading": {"native": {}}}
+    out = _regrade_in(monkeypatch, tmp_path, envelope)
     monkeypatch.setattr(me, "kernels_here", lambda env: ("AuthenticAMD", "unset (AUTO)", "AVX2", "Haswell"))
     monkeypatch.setattr(me.subprocess, "run", lambda *a, **k: (_ for _ in ()).throw(AssertionError("executed")))
     assert me.regrade() == 0
@@ -134,28 +146,15 @@ def test_a_regrade_on_a_cpu_with_the_kernels_takes_such_a_variant_back(monkeypat
     variant once more."""
     import json
 
-    from grok_lib import claims, recorded
-
-    zen4 = {"id": "other/x", "vendor": "AuthenticAMD", "mkl_cbwr": "unset (AUTO)", "aten": "AVX512",
-            "openblas_core": "SkylakeX"}
-    native = {"env": {}, "arithmetic": zen4, "machine": "AuthenticAMD", "note": me.ANOTHER_CPU + " AuthenticAMD CPU"}
+    native = {"env": {}, "arithmetic": ZEN4, "machine": "AuthenticAMD", "note": me.ANOTHER_CPU + " AuthenticAMD CPU"}
     envelope = {"book": {"vendor": "AuthenticAMD"}, "prefix": {}, "variants": {"native": native},
                 "verdicts": {"book": {}, "native": {}}, "grading": {"native": {}}}
-    out = tmp_path / "envelope.json"
-    out.write_text(json.dumps(envelope))
-    records = [{"id": "X.a", "setting": "default", "source": "paper_x/one", "grading": "g1", "verdict": "reproduced"}]
-    monkeypatch.setattr(me, "OUT", out)
-    monkeypatch.setattr(me, "ROOT", tmp_path)
-    monkeypatch.setattr(me, "SAMPLES", tmp_path / "samples")
-    monkeypatch.setattr(me, "write_envelope", lambda e: out.write_text(json.dumps(e)))
+    out = _regrade_in(monkeypatch, tmp_path, envelope)
     monkeypatch.setattr(me, "book_verdicts", lambda: {"X.a|default": "reproduced"})
-    monkeypatch.setattr(arithmetic, "tier", lambda: "exact")
-    monkeypatch.setattr(claims, "load_records", lambda *a, **k: records)
-    monkeypatch.setattr(recorded, "definitions", lambda: {})
-    monkeypatch.setattr(me, "kernels_here", lambda env: me.kernels(zen4))
+    monkeypatch.setattr(me, "kernels_here", lambda env: me.kernels(ZEN4))
 
     def worker(cmd, **kwargs):  # the variant's process: its sample, as --worker writes it
-        Path(cmd[3]).write_text(json.dumps({"arithmetic": zen4, "verdicts": {"X.a|default": "reproduced"}}))
+        Path(cmd[3]).write_text(json.dumps({"arithmetic": ZEN4, "verdicts": {"X.a|default": "reproduced"}}))
 
     monkeypatch.setattr(me.subprocess, "run", worker)
     assert me.regrade() == 0
