@@ -117,9 +117,16 @@ def chapter(part: str, stem: str) -> Chapter:
     return found[0]
 
 
+def claims_of(part: str) -> dict:
+    """``part``'s claims by id: its chapters' ``REGISTRY`` where a chapter module holds each chapter's claims (Part C),
+    else its ``claims.REGISTRY``."""
+    found = getattr(_module(part), "REGISTRY", None)
+    return found if found is not None else import_module(f"grok_lib.{part}.claims").REGISTRY
+
+
 def registry() -> dict:
-    """Every part's claims (its ``claims.REGISTRY``: id -> Claim), in part order: what the claims report lists."""
-    return {cid: claim for p in parts() for cid, claim in import_module(f"grok_lib.{p}.claims").REGISTRY.items()}
+    """Every part's claims (id -> Claim), in part order: what the claims report lists."""
+    return {cid: claim for p in parts() for cid, claim in claims_of(p).items()}
 
 
 def recorded_profiles(part: str) -> dict[str, list]:
@@ -132,18 +139,39 @@ def figures(part: Optional[str] = None) -> dict[str, tuple[Chapter, Figure]]:
     return {f.name: (c, f) for c in chapters(part) for f in c.figures}
 
 
+def declaring(name: str) -> tuple[Chapter, Figure]:
+    """(its chapter, the figure) of figure ``name``. Where the part is laid out one module per chapter
+    (``grok_lib/<part>/chapters/<stem>.py``), the chapter modules already loaded are asked first: a notebook has
+    imported its own, so drawing its figure loads no other chapter (and an edit to another chapter does not
+    re-execute it); otherwise, or if none of them declares it, the part's declarations are read."""
+    part = name.split("/", 1)[0]
+    prefix = f"grok_lib.{part}.chapters."
+    for module_name, module in list(sys.modules.items()):
+        own = getattr(module, "CHAPTER", None) if module_name.startswith(prefix) else None
+        for f in getattr(own, "figures", ()):
+            if f.name == name:
+                return own, f
+    return figures(part)[name]
+
+
+def manifest_entry(chapter: Chapter, figure: Figure) -> dict:
+    """One figure's entry of the manifest: {title, notebook, parameters (of the committed run), outputs}."""
+    return {"title": figure.title, "notebook": chapter.notebook, "parameters": {"profile": "default"},
+            "outputs": [f"figures/{figure.name}.png", f"figures/{figure.name}.svg"]}
+
+
 def manifest(part: Optional[str] = None) -> dict[str, dict]:
     """The figure manifest: name -> {title, notebook, parameters (of the committed run), outputs}; ``part``: only
     that part's figures."""
-    return {name: {"title": f.title, "notebook": c.notebook, "parameters": {"profile": "default"},
-                   "outputs": [f"figures/{name}.png", f"figures/{name}.svg"]}
-            for name, (c, f) in figures(part).items()}
+    return {name: manifest_entry(c, f) for name, (c, f) in figures(part).items()}
 
 
 def recorded_sets(name: str) -> tuple[str, ...]:
     """The recorded sets figure ``name`` is drawn from (empty for a figure of the book's own runs)."""
-    entry = figures(name.split("/", 1)[0]).get(name)
-    return entry[1].sets if entry else ()
+    try:
+        return declaring(name)[1].sets
+    except KeyError:  # not a declared figure
+        return ()
 
 
 def book_configs(profile: str = "default", part: Optional[str] = None) -> list:
@@ -167,17 +195,18 @@ def book_chapters(profile: str = "default", part: Optional[str] = None) -> dict:
     return needed
 
 
-def with_claim_runs(notebook: str, run):
+def with_claim_runs(notebook: Union[str, Callable[[Runs], list]], run):
     """``run`` (a notebook's :class:`~grok_lib.notebook.Run`) with the histories of its chapter's claim-only runs
     (``run.claim_histories``), planned from its own runs (named groups where it has them) and served from the store
-    or trained. ``notebook``: ``"<part>/<stem>"``."""
+    or trained. ``notebook``: the chapter's claim-only runs (the function its declaration names as ``claim_runs``),
+    or ``"<part>/<stem>"`` to look them up."""
     from dataclasses import replace
 
     from .runs import run_all
 
-    part, stem = notebook.split("/")
+    plan = notebook if callable(notebook) else chapter(*notebook.split("/")).claim_runs
     own = run.group_configs or list(run.configs)
-    return replace(run, claim_histories=run_all(chapter(part, stem).claim_runs(own), progress=False))
+    return replace(run, claim_histories=run_all(plan(own), progress=False))
 
 
 def inputs(figure: Figure, runs: Runs) -> tuple:

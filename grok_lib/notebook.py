@@ -107,13 +107,18 @@ class Run:
             rows.append({"parameter": k, "value": v if len(values) == 1 else swept(values)})
         return rows
 
-    def figure(self, name: str):
-        """Draw figure ``name`` as its chapter declares it (:class:`grok_lib.chapters.Figure`: from this run's
-        histories, as named groups where it has them, or from the recorded sets it declares), save it and return
-        it for display with its caption (:meth:`saved_figure`): a figure cell is ``run.figure("<part>/<name>")``."""
+    def figure(self, figure):
+        """Draw ``figure`` as its chapter declares it (a :class:`grok_lib.chapters.Figure`, or its name
+        ``"<part>/<name>"``: from this run's histories, as named groups where it has them, or from the recorded sets
+        it declares), save it and return it for display with its caption (:meth:`saved_figure`): a figure cell is
+        ``run.figure(chapter.FIGURE)``, or ``run.figure("<part>/<name>")``."""
         from . import chapters, style
 
-        declared = chapters.figures(name.split("/", 1)[0])[name][1]  # its own part's declarations only
+        if isinstance(figure, chapters.Figure):
+            declared, name = figure, figure.name
+        else:
+            name = figure
+            declared = chapters.declaring(name)[1]  # its own part's declarations only
         if declared.sets and not self.committed:  # recorded runs: the book's figure, whatever this run's parameters
             return self.books_figure(name)
         args = chapters.inputs(declared, self.groups or self.histories)

@@ -22,8 +22,11 @@ def load_manifest(part: str | None = None) -> dict[str, dict]:
 
 def manifest_entry(name: str) -> dict:
     """Figure ``name``'s manifest entry, read from its own part's declarations only (a notebook that draws a
-    figure of Part A imports no module of Parts B and C for it)."""
-    return load_manifest(name.split("/", 1)[0])[name]
+    figure of Part A imports no module of Parts B and C for it), and where the part is laid out by chapter from
+    the chapter module its notebook imported (:func:`grok_lib.chapters.declaring`)."""
+    from .chapters import declaring, manifest_entry as entry
+
+    return entry(*declaring(name))
 
 
 def stamp(name: str, parameters: dict, devices=()) -> str:

@@ -40,6 +40,11 @@ def at_resolution(value: float, resolution: float, fmt: str = ".1e") -> str:
     return f"< {resolution:.0e}" if abs(value) < resolution else f"{value:{fmt}}"
 
 
+def listed(items: Sequence[str]) -> str:
+    """'a, b and c' (one item: itself): a list as the prose says it."""
+    return ", ".join(items[:-1]) + " and " + items[-1] if len(items) > 1 else items[0]
+
+
 def format_table(rows: Sequence[dict]) -> str:
     """A fixed-width table with one column per key of the first row."""
     if not rows:

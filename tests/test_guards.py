@@ -31,7 +31,12 @@ from grok_lib.config import ConfigError
 from grok_lib.notebook import parameters
 from grok_lib.paper_a import chapter_runs as runs_a
 from grok_lib.paper_b import chapter_runs as runs_b
-from grok_lib.paper_c import chapter_runs as runs_c
+from grok_lib.paper_c.chapters import d_out as ch_d_out
+from grok_lib.paper_c.chapters import grok_time as ch_grok_time
+from grok_lib.paper_c.chapters import label_noise as ch_label_noise
+from grok_lib.paper_c.chapters import loss_curves as ch_loss_curves
+from grok_lib.paper_c.chapters import nets as ch_nets
+from grok_lib.paper_c.chapters import weight_decay as ch_weight_decay
 from grok_lib.store import RunStore, StoreError
 
 ROOT = paths.ROOT
@@ -63,8 +68,8 @@ def test_a_symlink_into_the_book_is_followed(tmp_path, monkeypatch):
 
 
 SETUPS = [(runs_a.mlp, {}), (runs_a.deep_linear, {}), (runs_b.sparse, {}), (runs_b.modadd, {}),
-          (runs_c.loss_curves, {}), (runs_c.nets, {})]
-IDS = [f"{s.__module__.split('.')[1]}.{s.__name__}" for s, _ in SETUPS]
+          (ch_loss_curves.run, {}), (ch_nets.run, {})]
+IDS = [f"{s.__module__.removeprefix('grok_lib.')}.{s.__name__}" for s, _ in SETUPS]
 
 
 @pytest.mark.parametrize("setup,given", SETUPS, ids=IDS)
@@ -132,15 +137,15 @@ BOUNDS = [
     (runs_b.modadd, {"seeds": [BIG]}, r"^seeds must be a non-empty list of integers in \[0, 4294967295\]"),
     (runs_b.init_scale, {"seeds": [2**32]}, r"^seeds must be a non-empty list of integers in \[0, 4294967295\]"),
     (runs_b.sparse, {"k": BIG}, r"^k must be an integer from 1 to 2\*\*63 - 1"),
-    (runs_c.d_out, {"seeds": [BIG]}, r"^seeds must be a non-empty list of integers in \[0, 4294967295\]"),
-    (runs_c.grok_time, {"steps": BIG}, r"^steps must be an integer from 1 to 2\*\*63 - 1"),
-    (runs_c.d_out, {"d_outs": [BIG]}, r"^d_outs must be a non-empty list of integers in \[1, 9223372036854775807\]"),
+    (ch_d_out.run, {"seeds": [BIG]}, r"^seeds must be a non-empty list of integers in \[0, 4294967295\]"),
+    (ch_grok_time.run, {"steps": BIG}, r"^steps must be an integer from 1 to 2\*\*63 - 1"),
+    (ch_d_out.run, {"d_outs": [BIG]}, r"^d_outs must be a non-empty list of integers in \[1, 9223372036854775807\]"),
     # a run's time on this CPU: the kind's cost per step x its steps
     (runs_a.deep_linear, {"steps": 10**13}, r"^steps=10000000000000 would take about .* h on this machine's CPU .*"
                                             r"at most 24 h \(GROK_MAX_RUN_HOURS; .*\): steps <= \d+ fits"),
     (runs_b.modadd, {"steps": 10**13}, r"^steps=10000000000000 would take about .* h .*: steps <= \d+ fits"),
     (runs_b.init_scale, {"steps": 10**10}, r"^steps=10000000000 (needs about .* GiB|would take about .* h)"),
-    (runs_c.nets, {"steps": 10**13}, r"^steps=10000000000000 would take about .* h .*: steps <= \d+ fits"),
+    (ch_nets.run, {"steps": 10**13}, r"^steps=10000000000000 would take about .* h .*: steps <= \d+ fits"),
     # floats within the range the chapter's numerics hold
     (runs_b.modadd, {"alphas": [1e300]}, r"^alphas must be a number in \(0.0, 1e\+150\), got 1e\+300$"),
     (runs_b.init_scale, {"alphas": [1e300]}, r"^alphas must be a number in \(0.0, 1e\+150\), got 1e\+300$"),
@@ -151,10 +156,10 @@ BOUNDS = [
     (runs_b.matrix_completion, {"weight_decay": 1e300}, r"^weight_decay must be < 1 / lr = "),
     (runs_b.matrix_completion, {"init_noise": 1e300}, r"^init_noise must be a number in \(0.0, 1e\+150\)"),
     (runs_b.modadd, {"profile": "nope"}, r"^profile must be one of paper, default, ci; got 'nope'$"),
-    (runs_c.label_noise, {"eps": 1e300}, r"eps must be a number in \[1e-12, 1.0\), got 1e\+300$"),
-    (runs_c.loss_curves, {"eps": 1e-300}, r"eps must be a number in \[1e-12, 1.0\), got 1e-300$"),
-    (runs_c.loss_curves, {"lams": [1e-300]}, r"^lams must be >= d_in / 1e\+07 so that N_tr"),
-    (runs_c.weight_decay, {"gammas": [1e300]}, r"^gammas value 1e\+300: eta must be < "),
+    (ch_label_noise.run, {"eps": 1e300}, r"eps must be a number in \[1e-12, 1.0\), got 1e\+300$"),
+    (ch_loss_curves.run, {"eps": 1e-300}, r"eps must be a number in \[1e-12, 1.0\), got 1e-300$"),
+    (ch_loss_curves.run, {"lams": [1e-300]}, r"^lams must be >= d_in / 1e\+07 so that N_tr"),
+    (ch_weight_decay.run, {"gammas": [1e300]}, r"^gammas value 1e\+300: eta must be < "),
     (runs_a.mlp, {"weight_decays": [float("inf")]}, r"^weight_decays must be a non-empty list of numbers in \[0.0, inf\)"),
 ]
 
@@ -229,7 +234,7 @@ def test_a_cell_assigned_name_is_a_parameter_whatever_it_shadows(name):
     if name == "In":
         namespace["In"] = ["profile = 'ci'", "In = 5", "setup()"]
     with pytest.raises(ConfigError, match=f"^unknown parameter\\(s\\) {name}: this notebook's parameters are"):
-        parameters(namespace, runs_c.nets)
+        parameters(namespace, ch_nets.run)
 
 
 @pytest.mark.notebook

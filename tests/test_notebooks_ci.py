@@ -27,10 +27,12 @@ def _use_scratch_store(scratch_store):  # every test here: a scratch run store (
 
 
 def call_of(nb: Path):
-    """The chapter_runs function notebook ``nb`` calls, as its chapter declares it; the notebook does call it so."""
+    """The setup function notebook ``nb`` calls, as its chapter declares it (``chapter_runs.<fn>``, or the chapter
+    module's ``run`` where the part is laid out by chapter); the notebook does call it so."""
     call = chapter(nb.parent.name, nb.stem).call
     code = "\n".join(src for _, src in code_cells(nb))
-    assert f"chapter_runs.{call.__name__}(**notebook.parameters(globals(), chapter_runs.{call.__name__}))" in code
+    held = "chapter" if call.__module__.endswith(f".chapters.{nb.stem}") else "chapter_runs"
+    assert f"{held}.{call.__name__}(**notebook.parameters(globals(), {held}.{call.__name__}))" in code
     return call
 
 

@@ -14,7 +14,13 @@ from grok_lib import kinds
 from grok_lib.config import ConfigError
 from grok_lib.paper_a import chapter_runs as runs_a
 from grok_lib.paper_b import config as config_b, chapter_runs as runs_b
-from grok_lib.paper_c import config as config_c, chapter_runs as runs_c
+from grok_lib.paper_c import config as config_c
+from grok_lib.paper_c.chapters import d_out as ch_d_out
+from grok_lib.paper_c.chapters import grok_time as ch_grok_time
+from grok_lib.paper_c.chapters import label_noise as ch_label_noise
+from grok_lib.paper_c.chapters import loss_curves as ch_loss_curves
+from grok_lib.paper_c.chapters import modadd_data_ratio as ch_modadd_data_ratio
+from grok_lib.paper_c.chapters import weight_decay as ch_weight_decay
 from grok_lib.plans import plan
 
 CASES = [
@@ -31,16 +37,16 @@ CASES = [
     (runs_b.modadd, {"seeds": [0, 0]}, r"^seeds must not repeat a value"),
     (runs_b.init_scale, {"alphas": [1, 1]}, r"^alphas must not repeat a value"),
     (runs_b.init_scale, {"seeds": [0.5]}, r"^seeds must be a non-empty list of integers"),
-    (runs_c.loss_curves, {"lams": [0.5, 0.5]}, r"^lams must not repeat a value"),
-    (runs_c.d_out, {"d_outs": [1.5]}, r"^d_outs must be a non-empty list of integers in \[1, 9223372036854775807\], got \[1.5\]$"),
-    (runs_c.d_out, {"seeds": [0, 0.4]}, r"^seeds must be a non-empty list of integers in \[0, 4294967295\], got \[0, 0.4\]$"),
-    (runs_c.d_out, {"seeds": [-1]}, r"^seeds must be a non-empty list of integers in \[0, 4294967295\]"),
-    (runs_c.label_noise, {"fractions": [-1]}, r"^fractions must be a non-empty list of numbers in \[0.0, inf\)"),
-    (runs_c.label_noise, {"fractions": [1e300]}, r"^fractions value 1e\+300 \(sigma_n = .*\): label_noise must be"),
-    (runs_c.weight_decay, {"gammas": [1e10]}, r"^gammas value 10000000000.0: eta must be < "),
-    (runs_c.modadd_data_ratio, {"seeds": [1, 1]}, r"^seeds must not repeat a value"),
-    (runs_c.weight_decay, {"lams": [1.0]}, r"^lams must be a non-empty list of numbers in \(0.0, 1.0\), got \[1.0\]$"),
-    (runs_c.grok_time, {"lams": [1.5]}, r"^lams must be a non-empty list of numbers in \(0.0, 1.0\)"),
+    (ch_loss_curves.run, {"lams": [0.5, 0.5]}, r"^lams must not repeat a value"),
+    (ch_d_out.run, {"d_outs": [1.5]}, r"^d_outs must be a non-empty list of integers in \[1, 9223372036854775807\], got \[1.5\]$"),
+    (ch_d_out.run, {"seeds": [0, 0.4]}, r"^seeds must be a non-empty list of integers in \[0, 4294967295\], got \[0, 0.4\]$"),
+    (ch_d_out.run, {"seeds": [-1]}, r"^seeds must be a non-empty list of integers in \[0, 4294967295\]"),
+    (ch_label_noise.run, {"fractions": [-1]}, r"^fractions must be a non-empty list of numbers in \[0.0, inf\)"),
+    (ch_label_noise.run, {"fractions": [1e300]}, r"^fractions value 1e\+300 \(sigma_n = .*\): label_noise must be"),
+    (ch_weight_decay.run, {"gammas": [1e10]}, r"^gammas value 10000000000.0: eta must be < "),
+    (ch_modadd_data_ratio.run, {"seeds": [1, 1]}, r"^seeds must not repeat a value"),
+    (ch_weight_decay.run, {"lams": [1.0]}, r"^lams must be a non-empty list of numbers in \(0.0, 1.0\), got \[1.0\]$"),
+    (ch_grok_time.run, {"lams": [1.5]}, r"^lams must be a non-empty list of numbers in \(0.0, 1.0\)"),
     (runs_b.modadd, {"seeds": [0], "alphas": [1, 1]}, r"^alphas must not repeat a value"),  # not blamed on a seed
     (runs_b.matrix_completion, {"horizon": -1}, r"^horizon must be a number in \(0.0, inf\), got -1$"),
     (runs_b.matrix_completion, {"weight_decay": 1e-300}, r"^weight_decay=1e-300 with lr=.* needs .* steps"),
@@ -48,14 +54,14 @@ CASES = [
     (runs_b.sparse, {"d": 10**9}, r"^d=1000000000 needs about .* GiB for one run .* d <= \d+ fits"),
     (runs_b.matrix_completion, {"d": 10**6}, r"^d=1000000 needs about .* d <= \d+ fits"),
     (runs_b.modadd, {"width": 10**8}, r"^width=100000000 needs about .* width <= \d+ fits"),
-    (runs_c.loss_curves, {"d_in": 10**5}, r"^d_in=100000 needs about .* d_in <= \d+ fits"),
-    (runs_c.d_out, {"d_outs": [10**9]}, r"^d_outs=1000000000 needs about .* GiB .*: d_outs <= \d+ fits"),
+    (ch_loss_curves.run, {"d_in": 10**5}, r"^d_in=100000 needs about .* d_in <= \d+ fits"),
+    (ch_d_out.run, {"d_outs": [10**9]}, r"^d_outs=1000000000 needs about .* GiB .*: d_outs <= \d+ fits"),
     (runs_a.mlp, {"width": 10**7}, r"^width=10000000 needs about .* width <= \d+ fits"),
 ]
 
 
 @pytest.mark.parametrize("setup,given,message", CASES,
-                         ids=[f"{s.__module__.split('.')[1]}.{s.__name__}-{'-'.join(g)}" for s, g, _ in CASES])
+                         ids=[f"{s.__module__.removeprefix('grok_lib.')}.{s.__name__}-{'-'.join(g)}" for s, g, _ in CASES])
 def test_bad_input_is_one_line_naming_the_notebooks_parameter_before_anything_is_written(setup, given, message,
                                                                                        tmp_path, monkeypatch):
     monkeypatch.setenv("GROK_STORE", str(tmp_path / "runs"))

@@ -2,6 +2,7 @@
 notebook makes which figure with which parameters into which files."""
 
 import ast
+import importlib
 import json
 import re
 from pathlib import Path
@@ -35,8 +36,16 @@ def code_of(nb) -> str:
 
 
 def saved_figures(nb) -> set[str]:
-    """The figures a notebook draws and saves: its ``run.figure("<part>/<name>")`` cells."""
-    return set(re.findall(r"\brun\.figure\(\s*\"([\w\-/]+)\"\s*\)", code_of(nb)))
+    """The figures a notebook draws and saves: its ``run.figure("<part>/<name>")`` cells, and where its part is laid
+    out by chapter its ``run.figure(chapter.<FIGURE>)`` cells (the figure object of the chapter module it imports as
+    ``chapter``)."""
+    code = code_of(nb)
+    names = set(re.findall(r"\brun\.figure\(\s*\"([\w\-/]+)\"\s*\)", code))
+    held = re.search(r"^from (grok_lib\.\w+\.chapters) import (\w+) as chapter$", code, re.M)
+    if held:
+        module = importlib.import_module(f"{held.group(1)}.{held.group(2)}")
+        names |= {getattr(module, attr).name for attr in re.findall(r"\brun\.figure\(\s*chapter\.(\w+)\s*\)", code)}
+    return names
 
 
 def shown_figures(nb) -> int:

@@ -58,9 +58,10 @@ def notebook_path(name: str) -> Path:
 
 
 def chapter_call(name: str):
-    """The notebook's chapter_runs module and the function its chapter declares it calls."""
+    """The module of the function the notebook's chapter declares it calls, and that function."""
     part, stem = name.split("/")
-    return importlib.import_module(f"grok_lib.{part}.chapter_runs"), chapter(part, stem).call
+    call = chapter(part, stem).call
+    return importlib.import_module(call.__module__), call
 
 
 def valid(name: str, combo: dict, monkeypatch) -> bool:

@@ -1,7 +1,8 @@
 """What Part C reads off its runs: crossing steps, grokking times, relative errors, plateaus, peaks; the windows
 the claims are read in and the largest errors there, the accuracy law's deviations, the ratios to the grokking-time
-formula, the small-gamma regime of weight decay and the seed means over d_out. The checks
-(:mod:`grok_lib.paper_c.checks` and its siblings) and the key numbers read these; this module imports neither.
+formula, the small-gamma regime of weight decay and the seed means over d_out. Every chapter's checks
+and key numbers read these (:mod:`grok_lib.paper_c.chapters`); this module imports no chapter. It also holds
+the levels the losses are read at, which several chapters' claims share.
 
 Grokking time, as the paper reads it: t_train(eps) and t_test(eps) are the first steps at which
 the training and the test accuracy (fraction of samples with ||error||^2 <= eps) reach
@@ -22,7 +23,20 @@ from ..history import History
 from . import theory
 from .simulate import acc_name
 from .theory import GROK_ACC, grok_time_formula
-from .thresholds import FORMULA_EPS, LOSS_FLOOR, STEP_CAP, WD_SMALL, WINDOW_LEVEL
+
+# --- how the losses are read (the claims' windows and levels) ------------------------------------
+LOSS_FLOOR = 1e-10  #: relative errors are read where the reference loss is >= this
+PAPER_EPS = 1e-3  #: the paper's accuracy threshold eps
+#: The loss level down to which a curve is compared with its theory (the book's choice: the range where the
+#: paper's accuracy figures move): eps/2, eps/4 (the paper's grokking level, the central choice) and eps/8, where
+#: the erf law puts the accuracy at 84%, 95.4% and 99.5%.
+WINDOW_LEVELS = (PAPER_EPS / 2, PAPER_EPS / 4, PAPER_EPS / 8)
+WINDOW_LEVEL = PAPER_EPS / 4
+FORMULA_EPS = (1e-3, 1e-5, 1e-8)  #: the thresholds the formula's ratios are shown at (graded at the paper's, 1e-3)
+WD_SMALL = 0.1  #: ``gamma d_out / (2 lambda_-)`` <= this: the formula's small-gamma regime (the claims' runs)
+#: The step cap of the hypothesis shown beside C.dout.peak (the book's own 10^6-step runs; the paper's cap is not
+#: stated): a run stopped here records no test crossing after it.
+STEP_CAP = 1_000_000
 
 __all__ = ["GROK_ACC", "crossing", "measured_eps", "grokking_time", "theory_grokking_time", "grid_crossing", "relative_error",
            "max_relative_error", "window", "plateau", "formula_ratio", "seed_mean", "peak", "acc_curve",

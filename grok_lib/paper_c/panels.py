@@ -1,5 +1,6 @@
 """Part C's panels: each draws one kind of plot on an ``Axes`` from histories or arrays; nothing here trains
-or fits. The figures (:mod:`grok_lib.paper_c.plots`) compose them.
+or fits. Each chapter's figures (:mod:`grok_lib.paper_c.chapters`) compose them; what two chapters draw alike
+is here.
 
 Colours: training in blue, test/generalisation in orange; the simulation is drawn solid, the
 exact theory dashed black-ish, the Marchenko-Pastur theory dotted. Symbols are mathtext.
@@ -56,6 +57,12 @@ def clip_loss_axis(ax, bottom: float = LOSS_BOTTOM) -> None:
     margin = lambda lo: (top / lo) ** 0.05  # noqa: E731 (the same 5% margin matplotlib leaves, in decades)
     lo = bottom if low <= bottom else min(low / margin(low), top / 10)
     ax.set_ylim(lo, top * margin(lo))
+
+
+def lam_title(ax, h: History, extra: str = "") -> None:
+    """A run's panel title: its λ and N_tr, then ``extra``."""
+    c = h.cfg
+    ax.set_title(rf"$\lambda$={c.lam:g} ($N_{{\mathrm{{tr}}}}$={h.meta['n_train']})" + extra, loc="left")
 
 
 def plot_losses(ax, history: History, theory: bool = True, mp: bool = True, test: bool = True) -> None:

@@ -3,7 +3,7 @@
 
 - ``nets_paper``: the two-layer linear net and the tanh net at the paper's 1000-200-5, in that order (the ``paper``
   profile of :data:`.config.NET_SETTINGS`; the default profile's nets are the 200-40-5 scale-down).
-  :func:`grok_lib.paper_c.chapter_runs.recorded` serves them in the nets chapter's named groups ``two_layer`` and
+  :func:`grok_lib.paper_c.chapters.nets.recorded` serves them in the nets chapter's named groups ``two_layer`` and
   ``tanh``. The tanh net's per-sample gradient descent costs about 90 ms per step on one core, minutes per run.
 
 - ``nets_activation``: the rebuttal's remarks that a ReLU net leaves the linear prediction and that a tanh gain

@@ -10,10 +10,10 @@ from grok_lib.claims import VERDICTS
 from grok_lib.config import ConfigError
 from grok_lib.history import History
 from grok_lib.paper_a.config import ModAddConfig
-from grok_lib.paper_c import checks_beyond, data_ratio, numbers_beyond, panels
+from grok_lib.paper_c import data_ratio, panels
 from grok_lib.paper_c import shape_fits as sf
-from grok_lib.paper_c import thresholds as th
-from grok_lib.paper_c.claims import REGISTRY
+from grok_lib.paper_c.chapters import modadd_data_ratio as ch_modadd_data_ratio
+from grok_lib.paper_c.chapters import REGISTRY
 from grok_lib.paper_c.theory import GROK_ACC, grok_time_formula
 
 CLAIM = REGISTRY["C.modadd.data_ratio"]
@@ -94,7 +94,7 @@ def test_censored_runs_give_lower_bounds_and_are_not_fitted():
     assert edge.train_frac == 0.45 and not edge.grokked and edge.n_grokked == 1
     assert [r.lower_bound for r in edge.runs if r.censored] == [2970.0]
     assert [p.train_frac for p in m.fitted] == [0.5, 0.6, 0.7, 0.8]
-    rows = numbers_beyond.data_ratio_table(runs)
+    rows = ch_modadd_data_ratio.data_ratio_table(runs)
     assert rows[0]["grokked"] == "1/2" and rows[0]["Δt per seed"] == "1970, >2970"
     assert math.isnan(rows[0]["Δt geo-mean"]) and rows[1]["Δt geo-mean"] == round(100 / 0.5**3)
 
@@ -144,29 +144,29 @@ def test_leave_one_out_is_exact_for_the_true_shape_and_infinite_when_c_passes_th
 # --- claims --------------------------------------------------------------------------------------------
 def test_the_claims_are_declared_from_the_constants():
     assert CLAIM.id == "C.modadd.data_ratio" and CLAIM.paper == "C" and CLAIM.basis == "review"
-    assert CLAIM.bar == th.R2_OK and CLAIM.bars == th.R2_GRID and "≥ 0.9" in CLAIM.threshold
+    assert CLAIM.bar == ch_modadd_data_ratio.R2_OK and CLAIM.bars == ch_modadd_data_ratio.R2_GRID and "≥ 0.9" in CLAIM.threshold
     assert f"{data_ratio.LEVEL:.4f}" in CLAIM.quantity
     specific = REGISTRY["C.modadd.data_ratio_specific"]
-    assert specific.bar == th.LOO_RATIO and specific.bars == ()
+    assert specific.bar == ch_modadd_data_ratio.LOO_RATIO and specific.bars == ()
 
 
 def test_verdicts_on_synthetic_sweeps():
-    shape, specific = checks_beyond.evaluate_data_ratio(sweep(lambda f: grok_time_formula(0.4 / f, 0.02)))
+    shape, specific = ch_modadd_data_ratio.evaluate_data_ratio(sweep(lambda f: grok_time_formula(0.4 / f, 0.02)))
     assert shape.verdict == specific.verdict == "reproduced"
     assert "c = 0.4" in shape.measured
     # the formula's shape fits a power law's points, but the power law predicts held-out points better
-    shape, specific = checks_beyond.evaluate_data_ratio(sweep(lambda f: 60 * f**-4.0))
+    shape, specific = ch_modadd_data_ratio.evaluate_data_ratio(sweep(lambda f: 60 * f**-4.0))
     assert shape.verdict == "reproduced" and specific.verdict == "not reproduced"
     # too few fractions grok: outside the regime, whatever the fits
-    too_few = checks_beyond.evaluate_data_ratio(sweep(lambda f: 60 * f**-4.0, censored=(0.5, 0.55)))
+    too_few = ch_modadd_data_ratio.evaluate_data_ratio(sweep(lambda f: 60 * f**-4.0, censored=(0.5, 0.55)))
     assert {r.verdict for r in too_few} == {"not tested faithfully"} and "seed 0: 4" in too_few[0].measured
-    flat, _ = checks_beyond.evaluate_data_ratio(sweep(lambda f: 300 + 40 * math.sin(40 * f)))
+    flat, _ = ch_modadd_data_ratio.evaluate_data_ratio(sweep(lambda f: 300 + 40 * math.sin(40 * f)))
     assert flat.verdict == "not reproduced"
 
 
 def test_the_seeds_are_graded_one_draw_each():
     runs = sweep(lambda f: grok_time_formula(0.4 / f, 0.02), seeds=(0,)) + sweep(lambda f: 60 * f**-4.0, seeds=(1,))
-    shape, specific = checks_beyond.evaluate_data_ratio(runs)
+    shape, specific = ch_modadd_data_ratio.evaluate_data_ratio(runs)
     assert [d.seed for d in specific.draws] == [0, 1] and specific.verdict == "inconclusive"
     assert {r.verdict for r in (shape, specific)} <= set(VERDICTS)
 
@@ -174,17 +174,17 @@ def test_the_seeds_are_graded_one_draw_each():
 def test_the_edge_fraction_is_compared_with_every_fit():
     runs = sweep(lambda f: grok_time_formula(0.4 / f, 0.02), fractions=(0.45, 0.5, 0.55, 0.6, 0.7, 0.8, 0.9),
                  censored=(0.45,))
-    text = checks_beyond.evaluate_data_ratio(runs)[0].measured
+    text = ch_modadd_data_ratio.evaluate_data_ratio(runs)[0].measured
     # judged per seed (two synthetic seeds here): each seed's text compares its censored edge with every fit
     assert text.count("at f=0.45 (not fitted) the fits predict formula") == 2, text
 
 
 def test_fit_table_and_numbers():
     runs = sweep(lambda f: 60 * f**-4.0)
-    rows = numbers_beyond.data_ratio_fit_table(runs)
+    rows = ch_modadd_data_ratio.data_ratio_fit_table(runs)
     assert [r["fit"] for r in rows] == list(sf.FORMS)
     assert rows[1]["R²"] == pytest.approx(1.0, abs=1e-4)
-    numbers = numbers_beyond.data_ratio_numbers(runs)
+    numbers = ch_modadd_data_ratio.data_ratio_numbers(runs)
     assert numbers["f=0.5/seed=0/dt"] == round(60 * 0.5**-4) and numbers["power/p1"] == pytest.approx(4.0, abs=0.02)
 
 

@@ -7,15 +7,18 @@ import pytest
 
 from grok_lib.claims import VERDICTS, Result
 from grok_lib.history import History
-from grok_lib.paper_c import checks as CK
-from grok_lib.paper_c import checks_beyond as CKN
-from grok_lib.paper_c import checks_wd_dout as CKW
-from grok_lib.paper_c import claims as cl
-from grok_lib.paper_c import thresholds as TH
+from grok_lib.paper_c import chapters as chapters_c
+from grok_lib.paper_c import measure as measure_c
+from grok_lib.paper_c.chapters import d_out as ch_d_out
+from grok_lib.paper_c.chapters import grok_time as ch_grok_time
+from grok_lib.paper_c.chapters import label_noise as ch_label_noise
+from grok_lib.paper_c.chapters import loss_curves as ch_loss_curves
+from grok_lib.paper_c.chapters import nets as ch_nets
+from grok_lib.paper_c.chapters import weight_decay as ch_weight_decay
+from grok_lib.paper_c.chapters.nets import net_runs
 from grok_lib.paper_c import config as cc
 from grok_lib.paper_c import measure as me
 from grok_lib.paper_c import simulate as sim
-from grok_lib.paper_c.chapter_runs import net_runs
 
 
 def fake(crossings, eps=1e-3, **config):
@@ -64,14 +67,14 @@ def test_grid_crossing_relative_error_plateau_peak_seed_mean():
 
 
 def test_claim_ids_and_bars_come_from_the_constants():
-    ids = [c.id for c in cl.CLAIMS]
+    ids = [c.id for c in list(chapters_c.REGISTRY.values())]
     assert all(i.startswith("C.") for i in ids) and len(set(ids)) == len(ids)
-    assert cl.REGISTRY["C.dyn.exact"].bar == TH.DYN_ERROR and f"{TH.DYN_ERROR.hi:.2%}" in cl.REGISTRY["C.dyn.exact"].threshold
-    assert cl.REGISTRY["C.dyn.mp"].bar == TH.MP_ERROR and "0.00025" in cl.REGISTRY["C.dyn.mp"].grid
-    assert cl.REGISTRY["C.grok.formula"].bar == TH.RATIO_BAND and "[0.80, 1.25]" in cl.REGISTRY["C.grok.formula"].threshold
-    assert cl.REGISTRY["C.wd.gen_limit"].bar == TH.WD_BAND and len(cl.REGISTRY["C.wd.gen_limit"].bars) == 2
-    assert f"[{TH.PEAK_RANGE[0]}, {TH.PEAK_RANGE[1]}]" in cl.REGISTRY["C.dout.peak"].quantity
-    assert all(c.paper == "C" for c in cl.CLAIMS)
+    assert chapters_c.REGISTRY["C.dyn.exact"].bar == ch_loss_curves.DYN_ERROR and f"{ch_loss_curves.DYN_ERROR.hi:.2%}" in chapters_c.REGISTRY["C.dyn.exact"].threshold
+    assert chapters_c.REGISTRY["C.dyn.mp"].bar == ch_loss_curves.MP_ERROR and "0.00025" in chapters_c.REGISTRY["C.dyn.mp"].grid
+    assert chapters_c.REGISTRY["C.grok.formula"].bar == ch_grok_time.RATIO_BAND and "[0.80, 1.25]" in chapters_c.REGISTRY["C.grok.formula"].threshold
+    assert chapters_c.REGISTRY["C.wd.gen_limit"].bar == ch_weight_decay.WD_BAND and len(chapters_c.REGISTRY["C.wd.gen_limit"].bars) == 2
+    assert f"[{ch_d_out.PEAK_RANGE[0]}, {ch_d_out.PEAK_RANGE[1]}]" in chapters_c.REGISTRY["C.dout.peak"].quantity
+    assert all(c.paper == "C" for c in list(chapters_c.REGISTRY.values()))
 
 
 @pytest.fixture(scope="module")
@@ -95,15 +98,15 @@ def test_every_evaluator_returns_a_result(runs):
     (two,), (tanh,) = runs["nets"]["two_layer"], runs["nets"]["tanh"]
     noise = [*runs["noise"], *runs["noise_full"]]
     results = [
-        CK.evaluate_dynamics(runs["curves"]), CK.evaluate_mp(runs["curves"]), CK.evaluate_accuracy_law(runs["curves"]),
-        *CK.evaluate_plateau(runs["curves"]), CK.evaluate_formula(runs["grok"]), CK.evaluate_divergence(runs["grok"]),
-        *CKW.evaluate_weight_decay(runs["wd"]), CKW.evaluate_d_out(runs["d_out"]), CKW.evaluate_gamma_law(runs["d_out"]),
-        CKN.evaluate_two_layer(two), CKN.evaluate_tanh(tanh, two), *CKN.evaluate_activations(runs["activation"]),
-        *CKN.evaluate_noise(noise), CKN.evaluate_tuned_noise(runs["noise_full"], [runs["noise"][-1]]),
-        CKN.evaluate_noise_theory(noise), CKN.evaluate_test_noise(noise),
+        ch_loss_curves.evaluate_dynamics(runs["curves"]), ch_loss_curves.evaluate_mp(runs["curves"]), ch_loss_curves.evaluate_accuracy_law(runs["curves"]),
+        *ch_loss_curves.evaluate_plateau(runs["curves"]), ch_grok_time.evaluate_formula(runs["grok"]), ch_grok_time.evaluate_divergence(runs["grok"]),
+        *ch_weight_decay.evaluate_weight_decay(runs["wd"]), ch_d_out.evaluate_d_out(runs["d_out"]), ch_d_out.evaluate_gamma_law(runs["d_out"]),
+        ch_nets.evaluate_two_layer(two), ch_nets.evaluate_tanh(tanh, two), *ch_nets.evaluate_activations(runs["activation"]),
+        *ch_label_noise.evaluate_noise(noise), ch_label_noise.evaluate_tuned_noise(runs["noise_full"], [runs["noise"][-1]]),
+        ch_label_noise.evaluate_noise_theory(noise), ch_label_noise.evaluate_test_noise(noise),
     ]
     # every claim on the linear student and the nets; those on Part A's task are tested in test_data_ratio.py
-    assert [r.claim.id for r in results] == [c.id for c in cl.CLAIMS if not c.id.startswith("C.modadd")]
+    assert [r.claim.id for r in results] == [c.id for c in list(chapters_c.REGISTRY.values()) if not c.id.startswith("C.modadd")]
     for r in results:
         assert isinstance(r, Result) and r.verdict in VERDICTS and r.measured
     # the discrete-GD check inside C.dyn.exact's regime is at rounding level even on tiny runs
@@ -112,5 +115,5 @@ def test_every_evaluator_returns_a_result(runs):
 
 def test_formula_ratios_are_measured_not_assumed(runs):
     ratios = me.formula_ratios(runs["grok"])
-    assert set(ratios) == set(TH.FORMULA_EPS)
+    assert set(ratios) == set(measure_c.FORMULA_EPS)
     assert all(r > 0 and math.isfinite(r) for rs in ratios.values() for r in rs)

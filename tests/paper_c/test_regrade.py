@@ -10,42 +10,47 @@ import pytest
 
 from grok_lib.grading import VERDICTS
 from grok_lib.history import History
-from grok_lib.paper_c import checks as CK
-from grok_lib.paper_c import checks_beyond as CKN
-from grok_lib.paper_c import checks_wd_dout as CKW
-from grok_lib.paper_c import claims as cl
+from grok_lib.paper_c import chapters as chapters_c
+from grok_lib.paper_c import claim_terms
+from grok_lib.paper_c import draws
+from grok_lib.paper_c import measure as measure_c
+from grok_lib.paper_c.chapters import d_out as ch_d_out
+from grok_lib.paper_c.chapters import grok_time as ch_grok_time
+from grok_lib.paper_c.chapters import label_noise as ch_label_noise
+from grok_lib.paper_c.chapters import loss_curves as ch_loss_curves
+from grok_lib.paper_c.chapters import nets as ch_nets
+from grok_lib.paper_c.chapters import weight_decay as ch_weight_decay
 from grok_lib.paper_c import config as cc
 from grok_lib.paper_c import measure as me
-from grok_lib.paper_c import readings
 from grok_lib.paper_c import samples
 from grok_lib.paper_c import theory
-from grok_lib.paper_c import thresholds as TH
+
 
 STEPS = np.unique(np.round(np.geomspace(1, 1e5, 120)).astype(np.int64))
 STEPS = np.concatenate([[0], STEPS])
 #: Below every level of the range's grid: a synthetic error only past here is in no graded range.
-TAIL = min(TH.WINDOW_LEVELS) / 2
+TAIL = min(measure_c.WINDOW_LEVELS) / 2
 
 
 # --- the declarations ------------------------------------------------------------------------------------------------
 def test_every_claim_is_declared_under_the_rule():
-    assert [c.id for c in cl.CLAIMS] == list(cl.REGISTRY)
-    for c in cl.CLAIMS:
+    assert [c.id for c in list(chapters_c.REGISTRY.values())] == list(chapters_c.REGISTRY)
+    for c in list(chapters_c.REGISTRY.values()):
         assert c.paper == "C" and c.quote and c.statement and c.quantity
-    kinds = {c.id: c.kind for c in cl.CLAIMS}
+    kinds = {c.id: c.kind for c in list(chapters_c.REGISTRY.values())}
     assert kinds["C.noise.theory"] == "prediction" and sum(k != "claim" for k in kinds.values()) == 1
     # a bar the book chose is graded over a grid of bars; a natural one has none
     for cid in ("C.dyn.exact", "C.dyn.mp", "C.grok.formula", "C.wd.train_limit", "C.nets.tanh", "C.noise.tuned"):
-        assert len(cl.REGISTRY[cid].all_bars()) == 3
+        assert len(chapters_c.REGISTRY[cid].all_bars()) == 3
     for cid in ("C.acc.law", "C.grok.divergence", "C.dout.peak", "C.modadd.data_ratio_specific"):
-        assert cl.REGISTRY[cid].bars == ()
+        assert chapters_c.REGISTRY[cid].bars == ()
 
 
 def test_no_partly_anywhere_in_part_c():
     from pathlib import Path
 
-    root = Path(cl.__file__).parent
-    for f in [*root.glob("*.py"), *Path(__file__).parent.glob("*.py")]:
+    root = Path(chapters_c.__file__).parent.parent
+    for f in [*root.rglob("*.py"), *Path(__file__).parent.glob("*.py")]:
         if f.name != Path(__file__).name:
             assert "partly" not in f.read_text().lower(), f
 
@@ -82,17 +87,17 @@ def _dynamics_history(error_before: float, error_after: float, gd_error: float =
     (0.5, 0.0, "not reproduced"),
 ])
 def test_dynamics_is_graded_over_the_range_and_the_bars(before, after, verdict):
-    result = CK.evaluate_dynamics([_dynamics_history(before, after)])
+    result = ch_loss_curves.evaluate_dynamics([_dynamics_history(before, after)])
     assert result.verdict == verdict
-    assert len(result.draws) == len(TH.WINDOW_LEVELS)
+    assert len(result.draws) == len(measure_c.WINDOW_LEVELS)
     assert result.regime.ok and "0.06" in result.measured  # lr × sharpness: 0.01 × 2 × 3
 
 
 def test_dynamics_outside_the_regime_when_the_simulation_is_not_gd_or_gd_is_unstable():
-    assert CK.evaluate_dynamics([_dynamics_history(0.02, 0.0, gd_error=1e-3)]).verdict == "not tested faithfully"
+    assert ch_loss_curves.evaluate_dynamics([_dynamics_history(0.02, 0.0, gd_error=1e-3)]).verdict == "not tested faithfully"
     unstable = _dynamics_history(0.02, 0.0)
     unstable.meta["s_max"] = 150.0  # 0.01 × 2 × 150 = 3 > 2
-    result = CK.evaluate_dynamics([unstable])
+    result = ch_loss_curves.evaluate_dynamics([unstable])
     assert result.verdict == "not tested faithfully" and "outside the regime" in result.measured
 
 
@@ -101,7 +106,7 @@ def test_an_empty_range_counts_against_a_claim():
     h = _dynamics_history(0.0, 0.0)
     h.metrics["theory_gen_loss"] = np.full(len(STEPS), 1e-6)  # below every level from the start: nothing to judge
     h.metrics["theory_train_loss"] = np.full(len(STEPS), 1e-6)
-    result = CK.evaluate_dynamics([h])
+    result = ch_loss_curves.evaluate_dynamics([h])
     assert result.verdict == "not reproduced" and "never" in result.measured
 
 
@@ -129,19 +134,19 @@ def test_isotropic_losses_are_the_spectral_average():
 
 def test_mp_is_graded_on_the_isotropic_average_not_one_realisation():
     s = np.linspace(0.3, 2.0, 50)
-    assert CK.evaluate_mp([_mp_history(s, 0.03, 0.40)]).verdict == "reproduced"  # one D_0's error is reported only
-    assert CK.evaluate_mp([_mp_history(s, 0.08, 0.0)]).verdict == "inconclusive"  # outside half the book's 10%
-    assert CK.evaluate_mp([_mp_history(s, 0.40, 0.0)]).verdict == "not reproduced"
-    assert "this run's own D_0" in CK.evaluate_mp([_mp_history(s, 0.03, 0.40)]).measured
+    assert ch_loss_curves.evaluate_mp([_mp_history(s, 0.03, 0.40)]).verdict == "reproduced"  # one D_0's error is reported only
+    assert ch_loss_curves.evaluate_mp([_mp_history(s, 0.08, 0.0)]).verdict == "inconclusive"  # outside half the book's 10%
+    assert ch_loss_curves.evaluate_mp([_mp_history(s, 0.40, 0.0)]).verdict == "not reproduced"
+    assert "this run's own D_0" in ch_loss_curves.evaluate_mp([_mp_history(s, 0.03, 0.40)]).measured
 
 
 # --- C.acc.law: the binomial error ---------------------------------------------------------------------------------
 def test_binomial_z_and_the_bonferroni_bound():
     assert me.binomial_z([0.55], [0.5], 100)[0] == pytest.approx(1.0)
     assert me.binomial_z([0.01], [0.0], 100)[0] == pytest.approx(0.01 / math.sqrt(0.01 * 0.99 / 100))
-    assert CK.accuracy_law_bound(1, 0.05) == pytest.approx(1.959964, abs=1e-5)
-    assert CK.accuracy_law_bound(1000, 0.05) > CK.accuracy_law_bound(10, 0.05) > CK.accuracy_law_bound(1, 0.05)
-    assert CK.accuracy_law_bound(100, 0.01) > CK.accuracy_law_bound(100, 0.1)
+    assert draws.accuracy_law_bound(1, 0.05) == pytest.approx(1.959964, abs=1e-5)
+    assert draws.accuracy_law_bound(1000, 0.05) > draws.accuracy_law_bound(10, 0.05) > draws.accuracy_law_bound(1, 0.05)
+    assert draws.accuracy_law_bound(100, 0.01) > draws.accuracy_law_bound(100, 0.1)
 
 
 def _accuracy_history(n_train: int, shift: float) -> History:
@@ -158,10 +163,10 @@ def _accuracy_history(n_train: int, shift: float) -> History:
 
 
 def test_accuracy_law_accepts_binomial_scatter_and_rejects_a_shift_at_every_level():
-    ok = CK.evaluate_accuracy_law([_accuracy_history(700, 0.0)])
-    assert ok.verdict == "reproduced" and len(ok.draws) == len(TH.ACC_LEVELS)
-    assert CK.evaluate_accuracy_law([_accuracy_history(100_000, 0.05)]).verdict == "not reproduced"  # z of tens
-    assert CK.evaluate_accuracy_law([_accuracy_history(700, 0.3)]).verdict == "not reproduced"
+    ok = ch_loss_curves.evaluate_accuracy_law([_accuracy_history(700, 0.0)])
+    assert ok.verdict == "reproduced" and len(ok.draws) == len(claim_terms.ACC_LEVELS)
+    assert ch_loss_curves.evaluate_accuracy_law([_accuracy_history(100_000, 0.05)]).verdict == "not reproduced"  # z of tens
+    assert ch_loss_curves.evaluate_accuracy_law([_accuracy_history(700, 0.3)]).verdict == "not reproduced"
 
 
 # --- C.plateau.* ---------------------------------------------------------------------------------------------------
@@ -176,14 +181,14 @@ def _plateau(ratio: float, max_acc: float, lam: float = 1.5) -> History:
 
 @pytest.mark.parametrize("ratio, verdict", [(1.0, "reproduced"), (1.07, "inconclusive"), (1.5, "not reproduced")])
 def test_the_plateau_level_over_its_bands(ratio, verdict):
-    level, never = CK.evaluate_plateau([_plateau(0.5, 0.0, lam=0.5), _plateau(ratio, 0.05)])
+    level, never = ch_loss_curves.evaluate_plateau([_plateau(0.5, 0.0, lam=0.5), _plateau(ratio, 0.05)])
     assert level.verdict == verdict and never.verdict == "reproduced"
 
 
 def test_a_test_accuracy_that_saturates_fails_the_second_plateau_claim_alone():
-    level, never = CK.evaluate_plateau([_plateau(1.0, 0.99)])
+    level, never = ch_loss_curves.evaluate_plateau([_plateau(1.0, 0.99)])
     assert level.verdict == "reproduced" and never.verdict == "not reproduced"
-    without = CK.evaluate_plateau([_plateau(1.0, 0.0, lam=0.5)])
+    without = ch_loss_curves.evaluate_plateau([_plateau(1.0, 0.0, lam=0.5)])
     assert {r.verdict for r in without} == {"not tested faithfully"}
 
 
@@ -199,17 +204,17 @@ def _grok(lam: float, dt_ratio: float | None, eps_list=(1e-3, 1e-5)) -> History:
 
 def test_the_formula_is_graded_at_the_papers_eps():
     lams = (0.1, 0.5, 0.9)
-    assert CK.evaluate_formula([_grok(x, 1.0) for x in lams]).verdict == "reproduced"
-    assert CK.evaluate_formula([_grok(x, 0.6) for x in lams]).verdict == "not reproduced"
-    assert CK.evaluate_formula([_grok(x, r) for x, r in zip(lams, (1.0, 1.0, 0.85))]).verdict == "inconclusive"
-    never = CK.evaluate_formula([_grok(0.1, 1.0), _grok(0.5, None)])
+    assert ch_grok_time.evaluate_formula([_grok(x, 1.0) for x in lams]).verdict == "reproduced"
+    assert ch_grok_time.evaluate_formula([_grok(x, 0.6) for x in lams]).verdict == "not reproduced"
+    assert ch_grok_time.evaluate_formula([_grok(x, r) for x, r in zip(lams, (1.0, 1.0, 0.85))]).verdict == "inconclusive"
+    never = ch_grok_time.evaluate_formula([_grok(0.1, 1.0), _grok(0.5, None)])
     assert never.verdict == "not tested faithfully" and "no crossing within the run" in never.measured
 
 
 def test_divergence_needs_growth_at_every_eps():
-    assert CK.evaluate_divergence([_grok(x, 1.0) for x in (0.1, 0.5, 0.9)]).verdict == "reproduced"
+    assert ch_grok_time.evaluate_divergence([_grok(x, 1.0) for x in (0.1, 0.5, 0.9)]).verdict == "reproduced"
     shrinking = [_grok(0.1, 1.0), _grok(0.5, 1.0), _grok(0.9, 0.01)]
-    assert CK.evaluate_divergence(shrinking).verdict == "not reproduced"
+    assert ch_grok_time.evaluate_divergence(shrinking).verdict == "not reproduced"
 
 
 # --- C.wd.*: the formula with the teacher's norm, per seed --------------------------------------------------------------
@@ -233,32 +238,32 @@ def _wd_seed(seed: int, low: float, high: float = 1.0) -> list[History]:
 
 def test_weight_decay_is_graded_on_every_seed_each_loss_apart():
     assert not me.wd_small(_wd(0, 0.7, 1e-2, 1, 1)) and me.wd_small(_wd(0, 0.7, 1e-3, 1, 1))
-    train, gen = CKW.evaluate_weight_decay(_wd_seed(0, 0.95), _wd_seed(1, 0.93) + _wd_seed(2, 0.97, 1.05))
+    train, gen = ch_weight_decay.evaluate_weight_decay(_wd_seed(0, 0.95), _wd_seed(1, 0.93) + _wd_seed(2, 0.97, 1.05))
     assert train.verdict == gen.verdict == "reproduced" and len(gen.draws) == 3
     assert "λ=0.7" not in gen.measured  # the run outside the small-gamma regime is not graded
     assert "run by run, seed 0" in train.measured
     # one seed's L_gen inside the book's band but outside the narrower one: inconclusive; L_tr untouched
-    train, gen = CKW.evaluate_weight_decay(_wd_seed(0, 0.95), _wd_seed(1, 0.84) + _wd_seed(2, 0.95))
+    train, gen = ch_weight_decay.evaluate_weight_decay(_wd_seed(0, 0.95), _wd_seed(1, 0.84) + _wd_seed(2, 0.95))
     assert train.verdict == "reproduced" and gen.verdict == "inconclusive"
     assert "fails at seed 1" in gen.measured
     # every seed off every band: not reproduced; nothing in the regime: not tested faithfully
-    assert CKW.evaluate_weight_decay(_wd_seed(0, 0.5), _wd_seed(1, 0.6))[1].verdict == "not reproduced"
-    assert {r.verdict for r in CKW.evaluate_weight_decay([_wd(0, 0.7, 1e-2, 1, 1)])} == {"not tested faithfully"}
+    assert ch_weight_decay.evaluate_weight_decay(_wd_seed(0, 0.5), _wd_seed(1, 0.6))[1].verdict == "not reproduced"
+    assert {r.verdict for r in ch_weight_decay.evaluate_weight_decay([_wd(0, 0.7, 1e-2, 1, 1)])} == {"not tested faithfully"}
 
 
 def test_the_weight_decay_regime_needs_the_transient_gone():
     short = _wd_seed(0, 0.95)
     for h in short:
         h.steps = np.array([0, 10])  # 0.01 × (2 × 0.05 + γ) × 10 e-foldings: far from the plateau
-    assert {r.verdict for r in CKW.evaluate_weight_decay(short)} == {"not tested faithfully"}
+    assert {r.verdict for r in ch_weight_decay.evaluate_weight_decay(short)} == {"not tested faithfully"}
 
 
 def test_the_weight_decay_page_reads_the_seeds():
     hs = _wd_seed(0, 0.95) + _wd_seed(1, 0.79, 0.96) + _wd_seed(2, 0.9)
-    rows = readings.weight_decay_seed_table(hs[:3], hs[3:])
+    rows = ch_weight_decay.weight_decay_seed_table(hs[:3], hs[3:])
     assert [(r["seed"], r["lowest L_gen ratio"]) for r in rows] == [(0, 0.95), (1, 0.79), (2, 0.9)]
-    results = CKW.evaluate_weight_decay(hs[:3], hs[3:])
-    glue = readings.weight_decay_reading(hs[:3], hs[3:], results)
+    results = ch_weight_decay.evaluate_weight_decay(hs[:3], hs[3:])
+    glue = ch_weight_decay.weight_decay_reading(hs[:3], hs[3:], results)
     assert glue["wd_gen_verdict"] == "inconclusive" and glue["wd_seeds"] == "3" and glue["wd_other_seeds"] == "1, 2"
     assert glue["wd_gen_lowest_all"] == "0.790" and "seed 1" in glue["wd_gen_lowest_all_at"]
     assert glue["wd_gen_lowest_all_place"] == "outside the book's band, inside only the wider one"
@@ -267,9 +272,9 @@ def test_the_weight_decay_page_reads_the_seeds():
 
 def test_the_book_seed_is_the_shown_runs_whatever_seed_they_have():
     shown, further = _wd_seed(1, 0.95), _wd_seed(0, 0.96) + _wd_seed(2, 0.9)  # a rerun at data seed 1
-    assert "run by run, seed 1" in CKW.evaluate_weight_decay(shown, further)[0].measured
+    assert "run by run, seed 1" in ch_weight_decay.evaluate_weight_decay(shown, further)[0].measured
     with pytest.raises(ValueError):  # the chapter's own runs share one seed
-        CKW.shown_seed(_wd_seed(0, 0.95) + _wd_seed(1, 0.95))
+        ch_weight_decay.shown_seed(_wd_seed(0, 0.95) + _wd_seed(1, 0.95))
 
 
 def test_the_weight_decay_seeds_are_trained_with_the_book_and_drawn_in_no_figure():
@@ -279,7 +284,7 @@ def test_the_weight_decay_seeds_are_trained_with_the_book_and_drawn_in_no_figure
     figure = chapter.runs("default")
     extra = chapter.claim_runs(figure)
     small = [c for c in figure if me.wd_small_at(c.lam_eff, c.gamma, c.d_out)]
-    assert len(small) == 5 and len(extra) == (TH.WD_SEEDS - 1) * len(small)
+    assert len(small) == 5 and len(extra) == (ch_weight_decay.WD_SEEDS - 1) * len(small)
     assert all(c in chapters.book_configs("default") for c in extra)
     assert not any(c in chapters.flat(ch.runs("default")) for c in extra for ch in chapters.chapters("paper_c"))
     assert {(c.data_seed, c.init_seed) for c in extra} == {(1, 1), (2, 2)}
@@ -290,7 +295,7 @@ def test_the_weight_decay_seeds_are_trained_with_the_book_and_drawn_in_no_figure
 def test_the_exact_gamma_plateau_tends_to_the_formula_as_gamma_goes_to_zero():
     lam, d_out, t_sq = 0.5, 1, 0.5
     for gamma, rel in ((1e-5, 1e-3), (1e-2, 0.2)):
-        exact = CKW.wd_limits_exact_gamma(lam, gamma, d_out, t_sq)
+        exact = ch_weight_decay.wd_limits_exact_gamma(lam, gamma, d_out, t_sq)
         first = theory.wd_limits_mp(lam, gamma, d_out, t_sq)
         assert all(e < f for e, f in zip(exact, first))  # the expansion overestimates
         assert all(e / f == pytest.approx(1, rel=rel) for e, f in zip(exact, first))
@@ -315,9 +320,9 @@ def test_peak_over_ends():
 def test_the_d_out_peak_is_graded_on_the_seed_means():
     ds = (1, 10, 50, 100)
     growing = [_dout(d, s, 1000 * d + s) for s in (0, 1) for d in ds]
-    assert CKW.evaluate_d_out(growing).verdict == "not reproduced"
+    assert ch_d_out.evaluate_d_out(growing).verdict == "not reproduced"
     peaked = [_dout(d, s, {1: 100, 10: 500, 50: 900, 100: 400}[d] + s) for s in (0, 1) for d in ds]
-    result = CKW.evaluate_d_out(peaked)
+    result = ch_d_out.evaluate_d_out(peaked)
     assert result.verdict == "reproduced" and "mean over seeds 0, 1" in result.measured
 
 
@@ -335,8 +340,8 @@ def test_a_cap_turns_a_growing_delta_t_into_a_peak():
           for d in (1, 10, 50, 100)]
     table = me.capped_d_out_seed_means(hs, cap=1_000_000)
     assert [table[d][4] for d in (1, 10, 50, 100)] == [0, 0, 0, 1]
-    assert "peaks at d_out = 50 (interior)" in CKW.capped_peak_text(hs, cap=1_000_000)
-    assert "(an end of the range)" in CKW.capped_peak_text(hs, cap=10**9)
+    assert "peaks at d_out = 50 (interior)" in ch_d_out.capped_peak_text(hs, cap=1_000_000)
+    assert "(an end of the range)" in ch_d_out.capped_peak_text(hs, cap=10**9)
 
 
 # --- the nets ------------------------------------------------------------------------------------------------------
@@ -350,9 +355,9 @@ def _net(model: str, t_train, t_test, theory_train=300.0, theory_test=500.0) -> 
 
 
 def test_the_two_layer_net_against_the_rescaled_theory():
-    assert CKN.evaluate_two_layer(_net("two_layer_linear", 300, 520)).verdict == "reproduced"
-    assert CKN.evaluate_two_layer(_net("two_layer_linear", 90, 160)).verdict == "not reproduced"
-    assert CKN.evaluate_two_layer(_net("two_layer_linear", 300, None)).verdict == "not tested faithfully"
+    assert ch_nets.evaluate_two_layer(_net("two_layer_linear", 300, 520)).verdict == "reproduced"
+    assert ch_nets.evaluate_two_layer(_net("two_layer_linear", 90, 160)).verdict == "not reproduced"
+    assert ch_nets.evaluate_two_layer(_net("two_layer_linear", 300, None)).verdict == "not tested faithfully"
 
 
 @pytest.fixture(scope="module")
@@ -365,7 +370,7 @@ def ci_nets():
 
 def test_the_tanh_retrace_reproduces_the_run_and_measures_its_nonlinearity(ci_nets):
     _, tanh = ci_nets
-    m = CKN.near_linear(tanh, 200)  # raises if the retrace's training loss is not the run's
+    m = ch_nets.near_linear(tanh, 200)  # raises if the retrace's training loss is not the run's
     assert m["steps"][0] == 0 and m["steps"][-1] <= 200
     assert np.all(m["slope"] <= 1) and np.all(m["nonlinear"] >= 0) and np.all(m["ratio"] >= 0)
     # at initialisation the pre-activations' RMS is 1/sqrt(2 hidden)
@@ -374,12 +379,12 @@ def test_the_tanh_retrace_reproduces_the_run_and_measures_its_nonlinearity(ci_ne
 
 def test_the_tanh_net_is_graded_against_the_linear_net_where_it_is_near_linear(ci_nets, monkeypatch):
     two, tanh = ci_nets
-    result = CKN.evaluate_tanh(tanh, two)
+    result = ch_nets.evaluate_tanh(tanh, two)
     assert result.verdict in VERDICTS and "the linear net's" in result.measured and result.regime is not None
     assert "mean tanh′" in result.measured
     # outside the regime whatever the crossings: not tested faithfully, with the measurement
-    monkeypatch.setattr(CKN, "NEAR_LINEAR", 0.0)
-    assert CKN.evaluate_tanh(tanh, two).verdict == "not tested faithfully"
+    monkeypatch.setattr(ch_nets, "NEAR_LINEAR", 0.0)
+    assert ch_nets.evaluate_tanh(tanh, two).verdict == "not tested faithfully"
 
 
 def test_the_rescaled_clock_runs_at_the_measured_second_layer():
@@ -408,13 +413,13 @@ def _tuned(seed: int, t_train, t_test, lam: float = 0.3, sigma: float = 0.0177) 
 
 
 def test_tuned_noise_is_graded_per_seed_where_the_full_theory_allows_it():
-    assert CKN.evaluate_tuned_noise([_tuned(0, 1000, 1020), _tuned(1, 990, 1000)]).verdict == "reproduced"
-    assert CKN.evaluate_tuned_noise([_tuned(0, 672, 617), _tuned(1, 990, 1000)]).verdict == "inconclusive"
-    assert CKN.evaluate_tuned_noise([_tuned(0, 800, None), _tuned(1, 780, 1470)]).verdict == "not reproduced"
-    above = CKN.evaluate_tuned_noise([_tuned(0, 1000, 1020, lam=0.5)])
+    assert ch_label_noise.evaluate_tuned_noise([_tuned(0, 1000, 1020), _tuned(1, 990, 1000)]).verdict == "reproduced"
+    assert ch_label_noise.evaluate_tuned_noise([_tuned(0, 672, 617), _tuned(1, 990, 1000)]).verdict == "inconclusive"
+    assert ch_label_noise.evaluate_tuned_noise([_tuned(0, 800, None), _tuned(1, 780, 1470)]).verdict == "not reproduced"
+    above = ch_label_noise.evaluate_tuned_noise([_tuned(0, 1000, 1020, lam=0.5)])
     assert above.verdict == "not tested faithfully" and "0.382" in above.measured
     rebuttal = [_tuned(s, 780, 1470 if s else None, lam=0.5, sigma=0.0149) for s in (0, 1)]
-    result = CKN.evaluate_tuned_noise([_tuned(1, 990, 1000), _tuned(0, 1000, 1020)], rebuttal)
+    result = ch_label_noise.evaluate_tuned_noise([_tuned(1, 990, 1000), _tuned(0, 1000, 1020)], rebuttal)
     assert result.verdict == "reproduced" and "does not achieve it" in result.measured
     assert result.measured.index("seed 0") < result.measured.index("seed 1")
 
@@ -433,11 +438,11 @@ def _noisy(seed: int, lam: float, sigma: float, train_err: float, gen_err: float
 
 def test_the_rebuttals_two_noise_statements_are_graded_apart():
     runs = [_noisy(0, 0.5, 0.0, 0.5, 0.5), _noisy(0, 0.5, 0.01, 0.02, 0.4), _noisy(1, 0.5, 0.01, 0.02, 0.4)]
-    shift, unchanged = CKN.evaluate_noise(runs)
+    shift, unchanged = ch_label_noise.evaluate_noise(runs)
     assert shift.verdict == "reproduced" and unchanged.verdict == "not reproduced"  # the noiseless run is not graded
     assert {len(d.values) for d in shift.draws} == {1}
-    assert CKN.evaluate_noise_theory(runs).verdict == "not reproduced"
-    assert {r.verdict for r in CKN.evaluate_noise([runs[0]])} == {"not tested faithfully"}
+    assert ch_label_noise.evaluate_noise_theory(runs).verdict == "not reproduced"
+    assert {r.verdict for r in ch_label_noise.evaluate_noise([runs[0]])} == {"not tested faithfully"}
 
 
 def test_the_tuned_noise_runs_are_the_sigma_star_runs_and_their_further_seeds():
@@ -447,43 +452,43 @@ def test_the_tuned_noise_runs_are_the_sigma_star_runs_and_their_further_seeds():
     fractions = [run(0, 0.5, 0.0), run(0, 0.5, 0.007), run(0, 0.5, 0.015)]
     full = [run(0, 0.3, 0.0177)]
     further = [run(1, 0.5, 0.015), run(2, 0.5, 0.015), run(1, 0.3, 0.0177), run(2, 0.3, 0.0177)]
-    assert CKN.tuned_noise_runs(fractions, further) == [fractions[2], *further[:2]]
-    assert CKN.tuned_noise_runs(fractions[:2], further) == further[:2]  # a rerun without fraction 1: its seeds only
-    assert CKN.full_noise_runs(full, further) == [full[0], *further[2:]]
+    assert ch_label_noise.tuned_noise_runs(fractions, further) == [fractions[2], *further[:2]]
+    assert ch_label_noise.tuned_noise_runs(fractions[:2], further) == further[:2]  # a rerun without fraction 1: its seeds only
+    assert ch_label_noise.full_noise_runs(full, further) == [full[0], *further[2:]]
 
 
 def test_the_claim_only_seeds_are_trained_with_the_book_and_drawn_in_no_figure():
     from grok_lib import chapters
-    from grok_lib.paper_c import chapter_runs
+
 
     chapter = chapters.chapter("paper_c", "label_noise")
     runs = chapter.runs("default")
     every_extra = chapter.claim_runs(runs)
     assert all(c in chapters.book_configs("default") for c in every_extra)
     extra = [c for c in every_extra if not c.test_label_noise]  # C.noise.test_shift's runs: the test below
-    assert len(extra) == 2 * chapter_runs.TUNED_NOISE_SEEDS
+    assert len(extra) == 2 * ch_label_noise.TUNED_NOISE_SEEDS
     assert not any(c in chapters.flat(ch.runs("default")) for c in extra for ch in chapters.chapters("paper_c"))
-    rebuttal, full = extra[:chapter_runs.TUNED_NOISE_SEEDS], extra[chapter_runs.TUNED_NOISE_SEEDS:]
+    rebuttal, full = extra[:ch_label_noise.TUNED_NOISE_SEEDS], extra[ch_label_noise.TUNED_NOISE_SEEDS:]
     assert {c.label_noise for c in rebuttal} == {cc.noise_configs("default", (1.0,))[0].label_noise}
     (base,) = runs["full"]
     assert [replace(c, data_seed=base.data_seed, init_seed=base.init_seed) for c in full] == [base] * len(full)
-    assert [c.data_seed for c in full] == [base.data_seed + k for k in range(1, chapter_runs.TUNED_NOISE_SEEDS + 1)]
+    assert [c.data_seed for c in full] == [base.data_seed + k for k in range(1, ch_label_noise.TUNED_NOISE_SEEDS + 1)]
     # whatever fractions a rerun gives, the claims' runs are at sigma*
-    assert chapter_runs.tuned_noise_seed_configs(chapter_runs.noise_runs("default", (0.0, 0.5))) == extra
+    assert ch_label_noise.tuned_noise_seed_configs(ch_label_noise.noise_runs("default", (0.0, 0.5))) == extra
 
 
 def test_the_test_label_noise_runs_copy_every_noisy_run_at_every_seed_and_are_kept_apart():
     from grok_lib import chapters
-    from grok_lib.paper_c import chapter_runs, checks_beyond
+
 
     runs = chapters.chapter("paper_c", "label_noise").runs("default")
-    copies = chapter_runs.test_noise_configs(runs)
+    copies = ch_label_noise.test_noise_configs(runs)
     noisy = [c for c in [*runs["fractions"], *runs["full"]] if c.label_noise > 0]
     assert all(c.test_label_noise for c in copies)
-    assert len(copies) == len(noisy) * (1 + chapter_runs.TUNED_NOISE_SEEDS)
+    assert len(copies) == len(noisy) * (1 + ch_label_noise.TUNED_NOISE_SEEDS)
     assert [replace(c, test_label_noise=False) for c in copies[:len(noisy)]] == noisy
     # the claims on training noise only never read them, whatever they are handed
     from types import SimpleNamespace
     fake = [SimpleNamespace(cfg=SimpleNamespace(label_noise=0.1, test_label_noise=t, lam=0.5)) for t in (False, True)]
-    assert checks_beyond.noisy(fake) == fake[:1] and checks_beyond.test_noisy(fake) == fake[1:]
-    assert checks_beyond.full_noise_runs([fake[0]], fake[1:]) == [fake[0]]
+    assert ch_label_noise.noisy(fake) == fake[:1] and ch_label_noise.test_noisy(fake) == fake[1:]
+    assert ch_label_noise.full_noise_runs([fake[0]], fake[1:]) == [fake[0]]
