@@ -1,14 +1,16 @@
-"""The book's chapters, each declared once, in its paper package's ``chapters`` module.
+"""The book's chapters, each declared once, in its paper package's ``chapters`` module (Part C: one module per
+chapter, ``grok_lib/paper_c/chapters/<stem>.py``, each ending in its ``CHAPTER``; Parts A and B: ``chapters.py``).
 
-A chapter is one notebook: the one ``chapter_runs`` function it calls (whose parameters are the notebook's
+A chapter is one notebook: the one setup function it calls (its chapter module's ``run``, or a ``chapter_runs``
+function in a part laid out by role) (whose parameters are the notebook's
 parameters; tests check the notebook's parameters cell and call against it), the runs that call plans at
 a profile (no overrides): a list, or named groups (``{"alpha": [...], "weight_decay": [...]}``) that the
 notebook and the figures read by name (``run.groups["alpha"]``), never by position and never rebuilt from
 the values its runs happen to have (a group that holds several seeds is split by its configs' seed); the
-claim-only runs its claims read besides them, the claims it grades (their ids: the part's ``claims`` registry
-holds each claim's words and tolerance, and a test holds the committed records to this list), and the figures it
+claim-only runs its claims read besides them, the claims it grades (their ids: the chapter module's ``CLAIMS``, or
+the part's ``claims`` registry, holds each claim's words and tolerance, and a test holds the committed records to this list), and the figures it
 saves, each with its title, the function that draws it from the chapter's runs (the notebook's cell is
-``run.figure(name)``; the image tests draw every declared figure from synthetic runs of the same shape) and the
+``run.figure(chapter.FIGURE)`` or ``run.figure("<part>/<name>")``; the image tests draw every declared figure from synthetic runs of the same shape) and the
 function that reduces the default profile's runs to the figure's key numbers. Every list that once restated
 this is derived here:
 
@@ -19,8 +21,11 @@ this is derived here:
 
 A paper declares ``CHAPTERS`` (a tuple of :class:`Chapter`) and ``load_set(name)`` (the
 histories of one of its recorded sets, or of ``"default"``: its default runs that recorded
-figures compare with) in ``grok_lib/<part>/chapters.py``; a part with recorded figures also
-declares ``recorded_profiles()`` (profile -> its configs), which their captions compare with.
+figures compare with) in ``grok_lib/<part>/chapters.py`` or its ``chapters`` package (with ``REGISTRY``, its claims,
+there); a part with recorded figures also declares ``recorded_profiles()`` (profile -> its configs), which their
+captions compare with. Reading the declarations of Parts A and B loads no matplotlib (their plot modules are named
+with :func:`lazy_import`: the GPU check reads Part A's on a machine without it); Part C's chapter modules import
+pyplot with the rest of the chapter.
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ import importlib.util
 import sys
 from dataclasses import dataclass
 from importlib import import_module
+from pathlib import Path
 from typing import Callable, Mapping, Optional, Sequence, Union
 
 from .paths import parts
@@ -89,11 +95,11 @@ class Figure:
 @dataclass(frozen=True)
 class Chapter:
     notebook: str  # "notebooks/<part>/<stem>.ipynb"
-    call: Callable  # the one chapter_runs function its notebook calls: its parameters are the notebook's parameters
+    call: Callable  # the one setup function its notebook calls: its parameters are the notebook's parameters
     runs: Callable[[str], Runs]  # profile -> the configs its setup call plans with no overrides (list or named groups)
     figures: tuple[Figure, ...]
     claim_runs: Callable[[Runs], list] = no_claim_runs  # its runs (as ``runs`` gives them) -> configs one claim reads
-    claims: tuple[str, ...] = ()  # the ids of the claims its notebook grades (the part's claims registry holds them)
+    claims: tuple[str, ...] = ()  # the ids of the claims its notebook grades (:func:`claims_of` its part holds them)
 
     @property
     def stem(self) -> str:
@@ -118,10 +124,12 @@ def chapter(part: str, stem: str) -> Chapter:
 
 
 def claims_of(part: str) -> dict:
-    """``part``'s claims by id: its chapters' ``REGISTRY`` where a chapter module holds each chapter's claims (Part C),
-    else its ``claims.REGISTRY``."""
-    found = getattr(_module(part), "REGISTRY", None)
-    return found if found is not None else import_module(f"grok_lib.{part}.claims").REGISTRY
+    """``part``'s claims by id. A part laid out one module per chapter (``grok_lib/<part>/chapters/``) gathers them
+    from its chapter modules (its package's ``REGISTRY``); a part laid out by role keeps them in its ``claims``
+    module, read alone (the claims report then imports no chapter, key-number or plot module of that part)."""
+    if (Path(__file__).parent / part / "chapters" / "__init__.py").exists():
+        return _module(part).REGISTRY
+    return import_module(f"grok_lib.{part}.claims").REGISTRY
 
 
 def registry() -> dict:
@@ -195,16 +203,16 @@ def book_chapters(profile: str = "default", part: Optional[str] = None) -> dict:
     return needed
 
 
-def with_claim_runs(notebook: Union[str, Callable[[Runs], list]], run):
+def with_claim_runs(plan: Union[str, Callable[[Runs], list]], run):
     """``run`` (a notebook's :class:`~grok_lib.notebook.Run`) with the histories of its chapter's claim-only runs
     (``run.claim_histories``), planned from its own runs (named groups where it has them) and served from the store
-    or trained. ``notebook``: the chapter's claim-only runs (the function its declaration names as ``claim_runs``),
-    or ``"<part>/<stem>"`` to look them up."""
+    or trained. ``plan``: the chapter's claim-only runs (the function its declaration names as ``claim_runs``), or
+    its notebook as ``"<part>/<stem>"`` to look them up."""
     from dataclasses import replace
 
     from .runs import run_all
 
-    plan = notebook if callable(notebook) else chapter(*notebook.split("/")).claim_runs
+    plan = plan if callable(plan) else chapter(*plan.split("/")).claim_runs
     own = run.group_configs or list(run.configs)
     return replace(run, claim_histories=run_all(plan(own), progress=False))
 

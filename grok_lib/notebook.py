@@ -1,10 +1,12 @@
 """What a notebook holds after its one setup call, how its parameters reach that call, and
 where a run writes.
 
-Each paper's ``chapter_runs`` module builds a :class:`Run` from a notebook's parameters (one call,
+Each chapter's setup function builds a :class:`Run` from a notebook's parameters (one call,
 parameters in, configs and histories out), so notebooks define no functions and repeat no
-plumbing. The setup cell passes the notebook's namespace explicitly::
+plumbing: a Part C chapter module's ``run``, or a function of a ``chapter_runs`` module in Parts A and B. The setup
+cell passes the notebook's namespace explicitly::
 
+    run = chapter.run(**notebook.parameters(globals(), chapter.run))
     run = chapter_runs.mlp(**notebook.parameters(globals(), chapter_runs.mlp))
 
 :func:`parameters` returns the arguments of that function (the chapter's ``call``, see

@@ -1,7 +1,7 @@
 """Where each figure comes from: the figure manifest and the caption printed under a figure.
 
-The figure manifest (:func:`load_manifest`, derived from the chapters' declarations in
-``grok_lib/<part>/chapters.py``) maps each figure to its notebook, the parameters of the
+The figure manifest (:func:`load_manifest`, derived from the chapters' declarations,
+:mod:`grok_lib.chapters`) maps each figure to its notebook, the parameters of the
 committed run and the files it writes. A notebook prints :func:`caption` right under the figure, naming
 the notebook, the parameters it ran with and the exact library code.
 """

@@ -26,7 +26,7 @@ def main() -> int:
     if args.workers < 1:
         ap.error(f"--workers must be a positive integer, got {args.workers}")
     t0 = time.perf_counter()
-    configs = book_configs("default", args.part)  # the chapters' runs (grok_lib/<part>/chapters.py)
+    configs = book_configs("default", args.part)  # the chapters' runs (their declarations: grok_lib.chapters)
     store = RunStore()
     if args.workers > 1:
         train_missing(configs, store, args.workers, chapters=book_chapters("default", args.part))

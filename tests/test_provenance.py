@@ -90,7 +90,7 @@ def test_the_book_shows_each_figure_with_its_provenance(name):
 @pytest.mark.parametrize("nb_path", NOTEBOOKS, ids=lambda p: p.relative_to(ROOT).as_posix())
 def test_every_saved_figure_is_in_the_manifest(nb_path):
     missing = saved_figures(notebook(nb_path)) - set(MANIFEST)
-    assert not missing, f"{nb_path.name} saves figures that no chapter declares (grok_lib/<part>/chapters.py): {missing}"
+    assert not missing, f"{nb_path.name} saves figures that no chapter declares (grok_lib.chapters): {missing}"
     # a figure is drawn as its chapter declares it (what the image tests check), never handed over ready-drawn
     assert not re.search(r"\b(saved_figure|save_figure_files|savefig|plt\.show)\(", code_of(notebook(nb_path)))
 

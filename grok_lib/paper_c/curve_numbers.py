@@ -18,7 +18,7 @@ CURVE_STEPS = (10, 100, 1_000, 10_000, 100_000)
 
 #: Losses below this are rounding noise of float64 (their digits change with the BLAS thread count):
 #: figure regression does not guard them (tables print everything below tables.PRINT_FLOOR as such).
-LOSS_FLOOR = 1e-20
+GUARD_FLOOR = 1e-20
 
 
 def printed_loss(x: float):
@@ -58,7 +58,7 @@ def curves(histories: Sequence[History], names: Sequence[str]) -> dict[str, floa
         present = [n for n in names if n in h.metrics]
         values |= at_epochs(h, present, tag(h), [s for s in CURVE_STEPS if s <= h.steps[-1]])
         values |= _crossing_values(h)
-    return {k: (None if v is not None and "loss" in k and abs(v) < LOSS_FLOOR else v) for k, v in values.items()}
+    return {k: (None if v is not None and "loss" in k and abs(v) < GUARD_FLOOR else v) for k, v in values.items()}
 
 
 def crossings(histories: Sequence[History]) -> dict[str, float | None]:

@@ -1,8 +1,8 @@
 """What Part C reads off its runs: crossing steps, grokking times, relative errors, plateaus, peaks; the windows
 the claims are read in and the largest errors there, the accuracy law's deviations, the ratios to the grokking-time
-formula, the small-gamma regime of weight decay and the seed means over d_out. Every chapter's checks
-and key numbers read these (:mod:`grok_lib.paper_c.chapters`); this module imports no chapter. It also holds
-the levels the losses are read at, which several chapters' claims share.
+formula, the small-gamma regime of weight decay and the seed means over d_out, and the levels the losses are read
+at (the paper's eps, the window levels, the small-gamma bound, the step cap), which several chapters' claims and
+checks share. The chapters (:mod:`grok_lib.paper_c.chapters`) read these; this module imports no chapter.
 
 Grokking time, as the paper reads it: t_train(eps) and t_test(eps) are the first steps at which
 the training and the test accuracy (fraction of samples with ||error||^2 <= eps) reach
@@ -38,7 +38,8 @@ WD_SMALL = 0.1  #: ``gamma d_out / (2 lambda_-)`` <= this: the formula's small-g
 #: stated): a run stopped here records no test crossing after it.
 STEP_CAP = 1_000_000
 
-__all__ = ["GROK_ACC", "crossing", "measured_eps", "grokking_time", "theory_grokking_time", "grid_crossing", "relative_error",
+__all__ = ["LOSS_FLOOR", "PAPER_EPS", "WINDOW_LEVELS", "WINDOW_LEVEL", "FORMULA_EPS", "WD_SMALL", "STEP_CAP",
+           "GROK_ACC", "crossing", "measured_eps", "grokking_time", "theory_grokking_time", "grid_crossing", "relative_error",
            "max_relative_error", "window", "plateau", "formula_ratio", "seed_mean", "peak", "acc_curve",
            "decided_window", "isotropic_losses", "binomial_z", "capped_grokking_time", "second_layer_gram",
            "rescaled_clock_crossing", "formula_ratios", "decided", "until_saturation", "worst_in", "worst_of", "last_step",

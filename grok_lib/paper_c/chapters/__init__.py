@@ -27,16 +27,24 @@ from importlib import import_module
 STEMS = ("loss_curves", "grok_time", "weight_decay", "d_out", "nets", "label_noise", "modadd_data_ratio")
 
 
+def _gathered(name: str):
+    modules = tuple(import_module(f"{__name__}.{stem}") for stem in STEMS)
+    return {"MODULES": modules,
+            "CHAPTERS": tuple(m.CHAPTER for m in modules),
+            "REGISTRY": {cid: claim for m in modules for cid, claim in m.CLAIMS.items()},  # in book order
+            "load_set": modules[STEMS.index("nets")].recorded}[name]
+
+
 def __getattr__(name: str):
-    """``CHAPTERS``, ``REGISTRY`` and ``load_set``, loaded at their first use (PEP 562): a notebook that imports its
-    own chapter module loads no other chapter, so an edit to one chapter re-executes only its notebook (and the
-    claims report, which reads every chapter)."""
-    if name == "MODULES":
-        return tuple(import_module(f"{__name__}.{stem}") for stem in STEMS)
-    if name == "CHAPTERS":
-        return tuple(m.CHAPTER for m in __getattr__("MODULES"))
-    if name == "REGISTRY":  # Part C's claims by id, in book order
-        return {cid: claim for m in __getattr__("MODULES") for cid, claim in m.CLAIMS.items()}
-    if name == "load_set":
-        return import_module(f"{__name__}.nets").recorded
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    """``MODULES`` (the chapter modules in book order), ``CHAPTERS``, ``REGISTRY`` (Part C's claims by id) and
+    ``load_set``, loaded at their first use and kept (PEP 562): a notebook that imports its own chapter module loads
+    no other chapter, so an edit to one chapter re-executes only its notebook (and the claims report, which reads
+    every chapter's claims)."""
+    if name not in ("MODULES", "CHAPTERS", "REGISTRY", "load_set"):
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals()[name] = value = _gathered(name)
+    return value
+
+
+def __dir__():
+    return sorted([*globals(), "MODULES", "CHAPTERS", "REGISTRY", "load_set"])

@@ -185,16 +185,6 @@ def gamma_law_reading(histories: Sequence[History], result) -> dict[str, str]:
                              "record steps)" if worst else "no run with d_out > 1"}
 
 
-def figure_d_out(d_outs, mean, sem, scaled_mean, scaled_sem, scaled_theory):
-    """Δt_grok vs d_out in steps (left) and per output, Δt / d_out, with the isotropic theory (right)."""
-    fig, (a, b) = plt.subplots(1, 2, figsize=(11, 4.2), layout="constrained")
-    plot_d_out(a, d_outs, mean, sem)
-    plot_d_out(b, d_outs, scaled_mean, scaled_sem, scaled_theory)
-    b.set_ylabel(DT + r" / $d_{\mathrm{out}}$")
-    b.legend(fontsize=7)
-    return fig
-
-
 def reading(histories: Sequence[History], results: Sequence) -> dict[str, str]:
     """The numbers the page's prose quotes about the sweep (glued): Δt and Δt / d_out at the ends, their spread, the
     theory's, C.dout.peak's quantity, range, verdict and regime (``results``: C.dout.peak's and C.acc.gamma_law's)."""
@@ -220,6 +210,16 @@ def reading(histories: Sequence[History], results: Sequence) -> dict[str, str]:
         dout_peak_range=f"[{PEAK_RANGE[0]}, {PEAK_RANGE[1]}]",
         dout_regime=typeset(results[0].regime.text()),
     )
+
+
+def figure_d_out(d_outs, mean, sem, scaled_mean, scaled_sem, scaled_theory):
+    """Δt_grok vs d_out in steps (left) and per output, Δt / d_out, with the isotropic theory (right)."""
+    fig, (a, b) = plt.subplots(1, 2, figsize=(11, 4.2), layout="constrained")
+    plot_d_out(a, d_outs, mean, sem)
+    plot_d_out(b, d_outs, scaled_mean, scaled_sem, scaled_theory)
+    b.set_ylabel(DT + r" / $d_{\mathrm{out}}$")
+    b.legend(fontsize=7)
+    return fig
 
 
 def draw_d_out(histories: Sequence[History]):

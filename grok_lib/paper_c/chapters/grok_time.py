@@ -52,7 +52,7 @@ CLAIMS = registry([
 
 
 def run(profile: str = "default", lams=None, d_in=None, eta=None, data_seed=None, init_seed=None, steps=None,
-              *, output_path=None) -> Run:
+        *, output_path=None) -> Run:
     """One linear run per λ < 1, each measuring its crossings at ε = 1e-3 ... 1e-8."""
     overrides = linear_overrides(d_in, eta, None, steps, data_seed, init_seed)
     configs = C.grok_time_configs(profile, given(lams, C.GROK_LAMS), **overrides)
@@ -124,24 +124,9 @@ def grok_time_table(histories: Sequence[History]) -> list[dict]:
     return rows
 
 
-def figure_grok_time(lams, times, formula_lams, formula, ratios):
-    """Δt_grok vs λ per ε with the paper's formula (left), and simulation / formula (right)."""
-    fig, (a, b) = plt.subplots(1, 2, figsize=(11, 4.2), layout="constrained")
-    plot_grok_times(a, lams, times, formula_lams, formula)
-    plot_formula_ratios(b, lams, ratios)
-    a.legend(fontsize=7)
-    b.legend(fontsize=7)
-    return fig
-
-
 def numbers(histories: Sequence[History]) -> dict[str, float | None]:
     """Regression numbers: every crossing at every ε."""
     return crossings(histories)
-
-
-def draw_grok_time(histories: Sequence[History]):
-    """The figure from the chapter's runs (:func:`grok_time_data`)."""
-    return figure_grok_time(**grok_time_data(histories))
 
 
 def reading(histories: Sequence[History], results: Sequence) -> dict[str, str]:
@@ -160,6 +145,21 @@ def reading(histories: Sequence[History], results: Sequence) -> dict[str, str]:
         grok_band=typeset(results[0].claim.threshold),
         grok_regime=typeset(results[0].regime.text()),
     )
+
+
+def figure_grok_time(lams, times, formula_lams, formula, ratios):
+    """Δt_grok vs λ per ε with the paper's formula (left), and simulation / formula (right)."""
+    fig, (a, b) = plt.subplots(1, 2, figsize=(11, 4.2), layout="constrained")
+    plot_grok_times(a, lams, times, formula_lams, formula)
+    plot_formula_ratios(b, lams, ratios)
+    a.legend(fontsize=7)
+    b.legend(fontsize=7)
+    return fig
+
+
+def draw_grok_time(histories: Sequence[History]):
+    """The figure from the chapter's runs (:func:`grok_time_data`)."""
+    return figure_grok_time(**grok_time_data(histories))
 
 
 FIGURE = Figure("paper_c/grok_time", "Paper C: grokking time against λ for ε = 1e-3 … 1e-8, against the paper's "

@@ -130,7 +130,7 @@ def noise_claim_configs(runs: dict[str, list]) -> list:
 
 
 def run(profile: str = "default", fractions=None, d_in=None, eta=None, eps=None, data_seed=None,
-                init_seed=None, *, output_path=None) -> Run:
+        init_seed=None, *, output_path=None) -> Run:
     """Label-noise runs at λ = 0.5, σ_n = fraction × the rebuttal's σ* (``run.groups["fractions"]``), and one at
     λ = 0.3 with σ* from the book's full noise theory (``run.groups["full"]``); both runs at σ* at further seeds are
     its claim-only runs (C.noise.*, ``run.claim_histories``)."""
@@ -368,6 +368,39 @@ def tuned_noise_reading(full: Sequence[History], rebuttal: Sequence[History], re
                                    if shown else "none")}
 
 
+def runs_read(run) -> tuple[list[History], list[History], list[History]]:
+    """What the chapter's claims read of its ``run`` (a notebook's :class:`~grok_lib.notebook.Run`) besides its
+    claim-only runs: the figure's runs (the book's seed: the ``fractions`` group, then ``full``), the runs at σ* of the
+    full noise theory over the seeds (λ = 0.3, C.noise.tuned's) and the runs at the rebuttal's σ* over the seeds
+    (λ = 0.5, reported beside it)."""
+    return ([*run.groups["fractions"], *run.groups["full"]], full_noise_runs(run.groups["full"], run.claim_histories),
+            tuned_noise_runs(run.groups["fractions"], run.claim_histories))
+
+
+def evaluate(run) -> list[Result]:
+    """The chapter's claims on its ``run``, in the page's order: C.noise.train_shift and C.noise.gen_unchanged (every
+    noisy run), C.noise.tuned, C.noise.theory, C.noise.test_shift (the runs with noisy test labels)."""
+    shown, tuned, rebuttal = runs_read(run)
+    every = [*shown, *run.claim_histories]
+    return [*evaluate_noise(every), evaluate_tuned_noise(tuned, rebuttal), evaluate_noise_theory(every),
+            evaluate_test_noise(run.claim_histories)]
+
+
+def floors_reading(shown: Sequence[History], results: Sequence) -> dict[str, str]:
+    """The numbers the page's prose quotes about the noise floors (glued): how far the noisy runs' final losses sit
+    from the floors of the noise the student fits, the largest λ the tuning can work at, and three verdicts
+    (``shown``: the figure's runs; ``results``: the chapter's, in the notebook's order)."""
+    noisy_runs = [h for h in shown if h.cfg.label_noise > 0]
+    floors = [theory.noise_fit_limits(h.meta["lam_eff"], h.cfg.label_noise) for h in noisy_runs]
+    off_floor = [abs(h.final(k) / floor - 1) for h, fl in zip(noisy_runs, floors)
+                 for k, floor in zip(("train_loss", "gen_loss"), fl)]
+    return dict(noise_floor_off=f"{max(off_floor, default=float('nan')):.0%}",
+                noise_lam_max=f"{theory.noise_tuning_lam_max():.3f}",
+                noise_shift_verdict=results[0].word,
+                noise_gen_verdict=results[1].word,
+                noise_theory_verdict=results[3].word)
+
+
 def figure_label_noise(histories: Sequence[History]):
     """Each label-noise run: losses with the rebuttal's prediction and the exact theory (top), and the
     two accuracies (bottom)."""
@@ -385,21 +418,6 @@ def figure_label_noise(histories: Sequence[History]):
             axes[0, j].legend(fontsize=6, loc="lower left")  # losses, which fall from the top left
     axes[1, 0].legend(fontsize=7, loc="center left")
     return fig
-
-
-def floors_reading(shown: Sequence[History], results: Sequence) -> dict[str, str]:
-    """The numbers the page's prose quotes about the noise floors (glued): how far the noisy runs' final losses sit
-    from the floors of the noise the student fits, the largest λ the tuning can work at, and three verdicts
-    (``shown``: the figure's runs; ``results``: the chapter's, in the notebook's order)."""
-    noisy_runs = [h for h in shown if h.cfg.label_noise > 0]
-    floors = [theory.noise_fit_limits(h.meta["lam_eff"], h.cfg.label_noise) for h in noisy_runs]
-    off_floor = [abs(h.final(k) / floor - 1) for h, fl in zip(noisy_runs, floors)
-                 for k, floor in zip(("train_loss", "gen_loss"), fl)]
-    return dict(noise_floor_off=f"{max(off_floor, default=float('nan')):.0%}",
-                noise_lam_max=f"{theory.noise_tuning_lam_max():.3f}",
-                noise_shift_verdict=results[0].word,
-                noise_gen_verdict=results[1].word,
-                noise_theory_verdict=results[3].word)
 
 
 def draw_label_noise(groups: Mapping[str, Sequence[History]]):

@@ -102,7 +102,7 @@ CLAIMS = registry([
 
 
 def run(profile: str = "default", lams=None, d_in=None, eta=None, eps=None, data_seed=None, init_seed=None,
-                steps=None, *, output_path=None) -> Run:
+        steps=None, *, output_path=None) -> Run:
     """One linear run per λ (default: the paper's 0.1, 0.9, 1.5): losses and accuracies vs step."""
     overrides = linear_overrides(d_in, eta, eps, steps, data_seed, init_seed)
     configs = C.curve_configs(profile, given(lams, C.CURVE_LAMS), **overrides)

@@ -66,7 +66,7 @@ CLAIMS = registry([
 
 
 def run(profile: str = "default", fractions=None, seeds=None, epochs=None, device=None, *,
-                      output_path=None) -> Run:
+        output_path=None) -> Run:
     """Part A's MLP at a small scale, one run per training fraction and seed (Paper C's question on
     modular addition)."""
     configs = data_ratio.data_ratio_configs(profile, fractions, seeds, epochs, device)
@@ -186,24 +186,6 @@ def data_ratio_numbers(histories: Sequence[History]) -> dict[str, float | None]:
     return out
 
 
-def figure_data_ratio(histories: Sequence[History], measured):
-    """Part A's MLP: test accuracy vs epoch per training fraction (seed 0, left) and Δt_grok against the
-    training fraction with the three two-parameter fits (right; ``measured`` is a ``data_ratio.DataRatio``)."""
-    fig, (a, b) = plt.subplots(1, 2, figsize=(11.5, 4.4), layout="constrained")
-    first = [h for h in histories if h.cfg.data_seed == histories[0].cfg.data_seed]
-    cmap = plt.get_cmap("viridis")
-    for i, h in enumerate(sorted(first, key=lambda h: h.cfg.train_frac)):
-        a.plot(np.where(h.steps == 0, 0.5, h.steps), h["test_acc"], color=cmap(i / max(len(first) - 1, 1)),
-               label=f"f = {h.cfg.train_frac:g}")
-    a.axhline(GROK_ACC, color="0.6", lw=0.7, label=GROK_LEVEL)
-    a.set_xscale("log")
-    a.set_xlabel("epoch")
-    a.set_ylabel("test accuracy")
-    a.legend(fontsize=7, loc="upper left")  # before the rises: on the lower right, the latest rise crossed it
-    plot_data_ratio(b, measured)
-    return fig
-
-
 def reading(histories: Sequence[History], results: Sequence) -> dict[str, str]:
     """The numbers the page's prose quotes (glued): the fits' R² and leave-one-out errors, how the formula compares,
     its constants, the smallest fraction's runs, the verdicts, bars and regime (``results``: the two claims')."""
@@ -250,6 +232,24 @@ def reading(histories: Sequence[History], results: Sequence) -> dict[str, str]:
         ratio_r2_bars=typeset(results[0].claim.threshold),
         ratio_regime=typeset(results[0].regime.text()),
     )
+
+
+def figure_data_ratio(histories: Sequence[History], measured):
+    """Part A's MLP: test accuracy vs epoch per training fraction (seed 0, left) and Δt_grok against the
+    training fraction with the three two-parameter fits (right; ``measured`` is a ``data_ratio.DataRatio``)."""
+    fig, (a, b) = plt.subplots(1, 2, figsize=(11.5, 4.4), layout="constrained")
+    first = [h for h in histories if h.cfg.data_seed == histories[0].cfg.data_seed]
+    cmap = plt.get_cmap("viridis")
+    for i, h in enumerate(sorted(first, key=lambda h: h.cfg.train_frac)):
+        a.plot(np.where(h.steps == 0, 0.5, h.steps), h["test_acc"], color=cmap(i / max(len(first) - 1, 1)),
+               label=f"f = {h.cfg.train_frac:g}")
+    a.axhline(GROK_ACC, color="0.6", lw=0.7, label=GROK_LEVEL)
+    a.set_xscale("log")
+    a.set_xlabel("epoch")
+    a.set_ylabel("test accuracy")
+    a.legend(fontsize=7, loc="upper left")  # before the rises: on the lower right, the latest rise crossed it
+    plot_data_ratio(b, measured)
+    return fig
 
 
 def draw_data_ratio(histories: Sequence[History]):

@@ -427,25 +427,6 @@ def activation_reading(groups: Mapping[str, Sequence[History]], results: Sequenc
     return out
 
 
-def figure_nets(histories: Sequence[History]):
-    """Losses (top) and accuracies (bottom) of the two-layer linear and the tanh student, against the
-    rescaled linear theory (dashed)."""
-    fig, axes = plt.subplots(2, len(histories), figsize=(5.2 * len(histories), 7.2), layout="constrained",
-                             squeeze=False)
-    for j, h in enumerate(histories):
-        c = h.cfg
-        plot_losses(axes[0, j], h, mp=False, test="gen_loss" not in h.metrics)
-        clip_loss_axis(axes[0, j])
-        axes[0, j].set_title(f"{c.model.replace('_', ' ')} {c.d_in}-{c.hidden}-{c.d_out}", loc="left")
-        plot_accuracies(axes[1, j], h)
-        # each loss panel its own legend where its lines differ from the first's (the tanh net has no exact
-        # generalisation loss: its orange line is the test set's), in the empty corner below the early losses
-        if j == 0 or axes[0, j].get_legend_handles_labels()[1] != axes[0, 0].get_legend_handles_labels()[1]:
-            axes[0, j].legend(fontsize=7, loc="lower left")
-    axes[1, 0].legend(fontsize=7, loc="center left")
-    return fig
-
-
 #: Recorded set name -> its configs as the named groups :func:`recorded` serves its histories in, in the recorded
 #: set's order (its definition, :mod:`grok_lib.paper_c.recordings`): ``nets_paper`` is this chapter's groups
 #: (:func:`net_runs`) at the ``paper`` profile.
@@ -466,6 +447,15 @@ def evaluate_nets(groups: Mapping[str, Sequence[History]]) -> list[Result]:
     return [evaluate_two_layer(two_layer), evaluate_tanh(tanh, two_layer)]
 
 
+def paper_scale() -> tuple[dict, list[Result], dict, list[Result]]:
+    """The recorded sets and their verdicts: ``nets_paper``'s groups (the two nets at the paper's 1000-200-5) with
+    C.nets.two_layer's and C.nets.tanh's results on them, and ``nets_activation``'s groups (the ReLU net and the
+    tanh net at gains 2 and 20 against the two-layer linear net, seeds 0-2) with C.nets.relu's and
+    C.nets.tanh_gain's."""
+    paper, activation = recorded("nets_paper"), recorded("nets_activation")
+    return paper, evaluate_nets(paper), activation, evaluate_activations(activation)
+
+
 def speedup_reading(groups: Mapping[str, Sequence[History]]) -> dict[str, str]:
     """The numbers the page's prose quotes about the chapter's own nets (glued): how much sooner each crosses than
     the rescaled theory, and the tanh net's final test accuracy."""
@@ -482,6 +472,25 @@ def paper_minutes_reading() -> dict[str, str]:
     manifest = recorded_runs.RECORDED / "paper_c" / "nets_paper" / "manifest.json"
     seconds = [r["seconds"] for r in json.loads(manifest.read_text())["runs"]]
     return {"nets_paper_minutes": " and ".join(f"{s / 60:.1f}" for s in seconds)}
+
+
+def figure_nets(histories: Sequence[History]):
+    """Losses (top) and accuracies (bottom) of the two-layer linear and the tanh student, against the
+    rescaled linear theory (dashed)."""
+    fig, axes = plt.subplots(2, len(histories), figsize=(5.2 * len(histories), 7.2), layout="constrained",
+                             squeeze=False)
+    for j, h in enumerate(histories):
+        c = h.cfg
+        plot_losses(axes[0, j], h, mp=False, test="gen_loss" not in h.metrics)
+        clip_loss_axis(axes[0, j])
+        axes[0, j].set_title(f"{c.model.replace('_', ' ')} {c.d_in}-{c.hidden}-{c.d_out}", loc="left")
+        plot_accuracies(axes[1, j], h)
+        # each loss panel its own legend where its lines differ from the first's (the tanh net has no exact
+        # generalisation loss: its orange line is the test set's), in the empty corner below the early losses
+        if j == 0 or axes[0, j].get_legend_handles_labels()[1] != axes[0, 0].get_legend_handles_labels()[1]:
+            axes[0, j].legend(fontsize=7, loc="lower left")
+    axes[1, 0].legend(fontsize=7, loc="center left")
+    return fig
 
 
 def draw_nets(groups: Mapping[str, Sequence[History]]):

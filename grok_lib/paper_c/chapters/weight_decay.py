@@ -28,7 +28,7 @@ WD_BAND = Bar(0.8, 1.25, log=True)  #: final loss / the plateau formula with the
 
 
 #: The weight-decay claims are judged on this many seeds (data and initialisation): the book's and WD_SEEDS - 1
-#: claim-only further seeds of its small-gamma runs (chapter_runs.wd_seed_configs).
+#: claim-only further seeds of its small-gamma runs (:func:`wd_seed_configs`).
 WD_SEEDS = 3
 
 
@@ -61,7 +61,7 @@ CLAIMS = registry([
 
 
 def run(profile: str = "default", lams=None, gammas=None, d_in=None, eta=None, data_seed=None,
-                 init_seed=None, *, output_path=None) -> Run:
+        init_seed=None, *, output_path=None) -> Run:
     """One linear run per (λ, γ); the small-γ runs at further seeds are its claim-only runs (C.wd.*,
     ``run.claim_histories``)."""
     overrides = linear_overrides(d_in, eta, None, None, data_seed, init_seed)
@@ -148,7 +148,7 @@ def evaluate_weight_decay(shown: Sequence[History], further: Sequence[History] =
     """C.wd.train_limit and C.wd.gen_limit on the weight-decay runs' final values, judged against the plateau formula
     with the teacher's norm kept (theory.wd_limits_mp), on each seed's small-gamma runs: ``shown``, the chapter's
     own runs (the book's seed, the figure's), and ``further``, its claim-only runs at further seeds
-    (chapter_runs.wd_seed_configs). One draw per seed, its members the seed's small-gamma runs."""
+    (:func:`wd_seed_configs`). One draw per seed, its members the seed's small-gamma runs."""
     train, gen = CLAIMS["C.wd.train_limit"], CLAIMS["C.wd.gen_limit"]
     small = [h for h in [*shown, *further] if measure.wd_small(h)]
     if not small:
