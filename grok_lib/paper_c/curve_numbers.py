@@ -53,6 +53,9 @@ def _crossing_values(h: History) -> dict[str, float | None]:
 
 def curves(histories: Sequence[History], names: Sequence[str]) -> dict[str, float | None]:
     """Regression numbers of curves: ``names`` at CURVE_STEPS and every crossing, per run (tiny losses as None)."""
+    tags = [tag(h) for h in histories]
+    if len(set(tags)) < len(tags):  # two runs one key: the second's numbers would overwrite the first's
+        raise ValueError(f"curves: runs that differ only in a setting tag() does not name share keys: {sorted(tags)}")
     values: dict[str, float | None] = {}
     for h in histories:
         present = [n for n in names if n in h.metrics]

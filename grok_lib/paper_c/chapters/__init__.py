@@ -7,13 +7,7 @@ two chapters share is in a part-level module named for what it holds: :mod:`~gro
 :mod:`~grok_lib.paper_c.draws`, :mod:`~grok_lib.paper_c.claim_terms`, :mod:`~grok_lib.paper_c.curve_numbers`,
 :mod:`~grok_lib.paper_c.run_sets` and :mod:`~grok_lib.paper_c.panels`.
 
-- :mod:`.loss_curves`       losses and accuracies against the exact theory and MP (C.dyn.*, C.acc.law, C.plateau.*)
-- :mod:`.grok_time`         the grokking time against λ and the paper's formula (C.grok.*)
-- :mod:`.weight_decay`      the loss plateaus under weight decay (C.wd.*)
-- :mod:`.d_out`             the grokking time against the output dimension, the accuracy law for d_out > 1
-- :mod:`.nets`              the two-layer linear and tanh nets, the other activations (C.nets.*), the recorded sets
-- :mod:`.label_noise`       label noise and the tuned crossings (C.noise.*)
-- :mod:`.modadd_data_ratio` Paper C's question on Part A's task: the grokking time against the training fraction
+Its chapters are Part C's notebooks in ``_toc.yml``, in that order (the book's contents are their index).
 
 This package gathers them for the book: ``CHAPTERS`` in book order, ``REGISTRY`` (every claim of Part C by id, in
 that order: what the claims report lists) and ``load_set`` (the histories of a recorded set, in its named groups).
@@ -21,18 +15,27 @@ that order: what the claims report lists) and ``load_set`` (the histories of a r
 
 from __future__ import annotations
 
+import re
 from importlib import import_module
 
-#: The chapter modules' names in book order.
-STEMS = ("loss_curves", "grok_time", "weight_decay", "d_out", "nets", "label_noise", "modadd_data_ratio")
+from ...paths import TOC
+
+
+def _stems() -> tuple[str, ...]:
+    """The chapter modules' names in book order: Part C's notebooks as ``_toc.yml`` lists them. A new chapter is
+    listed there, not here, so adding one changes no module the other chapters' notebooks import (they do not
+    re-execute)."""
+    return tuple(re.findall(r"^\s*- file: notebooks/paper_c/(\w+)\s*$", TOC.read_text(), re.M))
 
 
 def _gathered(name: str):
-    modules = tuple(import_module(f"{__name__}.{stem}") for stem in STEMS)
+    stems = _stems()
+    modules = tuple(import_module(f"{__name__}.{stem}") for stem in stems)
     return {"MODULES": modules,
             "CHAPTERS": tuple(m.CHAPTER for m in modules),
-            "REGISTRY": {cid: claim for m in modules for cid, claim in m.CLAIMS.items()},  # in book order
-            "load_set": modules[STEMS.index("nets")].recorded}[name]
+            # in book order; a chapter that grades no claim declares no CLAIMS
+            "REGISTRY": {cid: claim for m in modules for cid, claim in getattr(m, "CLAIMS", {}).items()},
+            "load_set": modules[stems.index("nets")].recorded}[name]
 
 
 def __getattr__(name: str):
