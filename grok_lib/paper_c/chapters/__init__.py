@@ -28,25 +28,25 @@ def _stems() -> tuple[str, ...]:
     return tuple(re.findall(r"^\s*- file: notebooks/paper_c/(\w+)\s*$", TOC.read_text(), re.M))
 
 
-def _gathered(name: str):
+def _gathered() -> dict:
     stems = _stems()
     modules = tuple(import_module(f"{__name__}.{stem}") for stem in stems)
     return {"MODULES": modules,
             "CHAPTERS": tuple(m.CHAPTER for m in modules),
             # in book order; a chapter that grades no claim declares no CLAIMS
             "REGISTRY": {cid: claim for m in modules for cid, claim in getattr(m, "CLAIMS", {}).items()},
-            "load_set": modules[stems.index("nets")].recorded}[name]
+            "load_set": modules[stems.index("nets")].recorded}
 
 
 def __getattr__(name: str):
     """``MODULES`` (the chapter modules in book order), ``CHAPTERS``, ``REGISTRY`` (Part C's claims by id) and
-    ``load_set``, loaded at their first use and kept (PEP 562): a notebook that imports its own chapter module loads
-    no other chapter, so an edit to one chapter re-executes only its notebook (and the claims report, which reads
-    every chapter's claims)."""
+    ``load_set``, gathered together at the first use of any and kept (PEP 562): a notebook that imports its own
+    chapter module loads no other chapter, so an edit to one chapter re-executes only its notebook (and the claims
+    report, which reads every chapter's claims)."""
     if name not in ("MODULES", "CHAPTERS", "REGISTRY", "load_set"):
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    globals()[name] = value = _gathered(name)
-    return value
+    globals().update(_gathered())
+    return globals()[name]
 
 
 def __dir__():

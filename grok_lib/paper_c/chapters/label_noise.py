@@ -303,10 +303,8 @@ def label_noise_table(histories: Sequence[History]) -> list[dict]:
     for h in histories:
         c, row = h.cfg, measure.crossing(h)
         lim_tr, lim_gen = theory.noise_fit_limits(h.meta["lam_eff"], c.label_noise)
-        gap = (abs(row["t_train"] - row["t_test"]) / row["t_test"]
-               if row["t_train"] is not None and row["t_test"] is not None else math.nan)
         rows.append({"λ": c.lam, "σ_n": float(f"{c.label_noise:.3g}"), "t_train": as_int(row["t_train"]),
-                     "t_test": as_int(row["t_test"]), "gap / t_test": round(gap, 3),
+                     "t_test": as_int(row["t_test"]), "gap / t_test": round(gap(h), 3),
                      "final L_tr": printed_loss(h.final('train_loss')), "σₙ²(1-λ)": float(f"{lim_tr:.3g}"),
                      "final L_gen": printed_loss(h.final('gen_loss')), "σₙ²λ/(1-λ)": float(f"{lim_gen:.3g}")})
     return rows
@@ -318,10 +316,8 @@ def tuned_noise_table(histories: Sequence[History]) -> list[dict]:
     rows = []
     for h in sorted(histories, key=lambda h: (h.cfg.lam, h.cfg.data_seed)):
         row = measure.crossing(h)
-        gap = (abs(row["t_train"] - row["t_test"]) / row["t_test"]
-               if row["t_train"] is not None and row["t_test"] is not None else math.nan)
         rows.append({"λ": h.cfg.lam, "seed": h.cfg.data_seed, "σ_n": float(f"{h.cfg.label_noise:.3g}"),
-                     "t_train": as_int(row["t_train"]), "t_test": as_int(row["t_test"]), "gap / t_test": round(gap, 3),
+                     "t_train": as_int(row["t_train"]), "t_test": as_int(row["t_test"]), "gap / t_test": round(gap(h), 3),
                      "final L_gen": float(f"{h.final('gen_loss'):.4g}"), "ε/4": h.cfg.eps / 4})
     return rows
 
