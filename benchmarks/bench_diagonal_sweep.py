@@ -18,7 +18,7 @@ and the floor is far below the step.
 
 ``--compare-dtypes`` answers whether float32 may stand in for float64: it trains the sparse chapter's default
 sweeps (alpha and lambda) one by one, stacked in float64 and stacked in float32, grades the chapter's claims on each
-(:func:`grok_lib.paper_b.checks.evaluate_sparse`) and prints the verdicts side by side (about 40 s).
+(:func:`grok_lib.paper_b.chapters.sparse_classification.evaluate_sparse`) and prints the verdicts side by side (about 40 s).
 """
 
 from __future__ import annotations
@@ -33,7 +33,8 @@ from dataclasses import replace
 import grok_lib  # noqa: F401  first: it pins the arithmetic before numpy loads (grok_lib/arithmetic.py)
 import numpy as np
 
-from grok_lib.paper_b import diagonal, diagonal_sweep
+from grok_lib.paper_b import diagonal, diagonal_sweep, run_sets
+from grok_lib.paper_b.chapters import sparse_classification as sparse_chapter
 from grok_lib.paper_b.config import PROFILES, SparseConfig
 
 #: The alpha sweep of the book's sparse chapter, at the paper's lambda and step (Fig. 1a).
@@ -127,9 +128,8 @@ def compare_dtypes() -> dict:
     """The sparse chapter's verdicts on its default sweeps trained one by one, stacked in float64, stacked in float32."""
     import dataclasses
 
-    from grok_lib.paper_b import chapter_runs, checks
-
-    groups = chapter_runs.sparse_configs("default")
+    
+    groups = run_sets.sparse_configs("default")
     verdicts = {}
     for how in ("one by one", "float64", "float32"):
         trained = {}
@@ -140,7 +140,7 @@ def compare_dtypes() -> dict:
             else:
                 trained[name] = [dataclasses.replace(h, config_type=SparseConfig)
                                  for h in diagonal_sweep.train_sweep(cs, dtype=how, progress=False)]
-        verdicts[how] = {r.claim.id: r.verdict for r in checks.evaluate_sparse(trained)}
+        verdicts[how] = {r.claim.id: r.verdict for r in sparse_chapter.evaluate_sparse(trained)}
     print(f"{'claim':30s} {'one by one':16s} {'stacked float64':16s} stacked float32")
     for cid, v in verdicts["one by one"].items():
         print(f"{cid:30s} {v:16s} {verdicts['float64'][cid]:16s} {verdicts['float32'][cid]}")

@@ -1,5 +1,5 @@
-"""The book's chapters, each declared once, in its paper package's ``chapters`` module (Part C: one module per
-chapter, ``grok_lib/paper_c/chapters/<stem>.py``, each ending in its ``CHAPTER``; Parts A and B: ``chapters.py``).
+"""The book's chapters, each declared once, in its paper package's ``chapters`` module (Parts B and C: one module
+per chapter, ``grok_lib/<part>/chapters/<stem>.py``, each ending in its ``CHAPTER``; Part A: ``chapters.py``).
 
 A chapter is one notebook: the one setup function it calls (its chapter module's ``run``, or a ``chapter_runs``
 function in a part laid out by role) (whose parameters are the notebook's
@@ -23,14 +23,15 @@ A paper declares ``CHAPTERS`` (a tuple of :class:`Chapter`) and ``load_set(name)
 histories of one of its recorded sets, or of ``"default"``: its default runs that recorded
 figures compare with) in ``grok_lib/<part>/chapters.py`` or its ``chapters`` package (with ``REGISTRY``, its claims,
 there); a part with recorded figures also declares ``recorded_profiles()`` (profile -> its configs), which their
-captions compare with. Reading the declarations of Parts A and B loads no matplotlib (their plot modules are named
-with :func:`lazy_import`: the GPU check reads Part A's on a machine without it); Part C's chapter modules import
-pyplot with the rest of the chapter.
+captions compare with. Reading Part A's declarations loads no matplotlib (its plot modules are named
+with :func:`lazy_import`: the GPU check reads them on a machine without it); the chapter modules of Parts B and C
+import pyplot with the rest of the chapter.
 """
 
 from __future__ import annotations
 
 import importlib.util
+import re
 import sys
 from dataclasses import dataclass
 from importlib import import_module
@@ -104,6 +105,26 @@ class Chapter:
     @property
     def stem(self) -> str:
         return self.notebook.rsplit("/", 1)[1].removesuffix(".ipynb")
+
+
+def toc_stems(part: str) -> tuple[str, ...]:
+    """The chapter modules' names of a part laid out one module per chapter, in book order: its notebooks as
+    ``_toc.yml`` lists them. A new chapter is listed there, not in a module, so adding one changes no module the other
+    chapters' notebooks import (they do not re-execute)."""
+    from .paths import TOC
+
+    return tuple(re.findall(rf"^\s*- file: notebooks/{part}/(\w+)\s*$", TOC.read_text(), re.M))
+
+
+def gathered(part: str) -> dict:
+    """A part laid out one module per chapter, gathered for the book: ``MODULES`` (its chapter modules in book
+    order), ``CHAPTERS`` (their declarations) and ``REGISTRY`` (its claims by id, in book order: a chapter that grades
+    no claim declares no ``CLAIMS``). Its package's ``__getattr__`` calls this at the first use of any (PEP 562): a
+    notebook that imports its own chapter module loads no other chapter."""
+    modules = tuple(import_module(f"grok_lib.{part}.chapters.{stem}") for stem in toc_stems(part))
+    return {"MODULES": modules,
+            "CHAPTERS": tuple(m.CHAPTER for m in modules),
+            "REGISTRY": {cid: claim for m in modules for cid, claim in getattr(m, "CLAIMS", {}).items()}}
 
 
 def _module(part: str):

@@ -30,7 +30,11 @@ from grok_lib.atomic import atomic_write
 from grok_lib.config import ConfigError
 from grok_lib.notebook import parameters
 from grok_lib.paper_a import chapter_runs as runs_a
-from grok_lib.paper_b import chapter_runs as runs_b
+from grok_lib.paper_b.chapters import init_scale_adamw as init_chapter
+from grok_lib.paper_b.chapters import kernel_vs_rich as kernel_chapter
+from grok_lib.paper_b.chapters import matrix_completion as matrix_chapter
+from grok_lib.paper_b.chapters import modular_addition as modular_chapter
+from grok_lib.paper_b.chapters import sparse_classification as sparse_chapter
 from grok_lib.paper_c.chapters import d_out as ch_d_out
 from grok_lib.paper_c.chapters import grok_time as ch_grok_time
 from grok_lib.paper_c.chapters import label_noise as ch_label_noise
@@ -67,7 +71,7 @@ def test_a_symlink_into_the_book_is_followed(tmp_path, monkeypatch):
     assert list((tmp_path / "repo" / "book").iterdir()) == []
 
 
-SETUPS = [(runs_a.mlp, {}), (runs_a.deep_linear, {}), (runs_b.sparse, {}), (runs_b.modadd, {}),
+SETUPS = [(runs_a.mlp, {}), (runs_a.deep_linear, {}), (sparse_chapter.run, {}), (modular_chapter.run, {}),
           (ch_loss_curves.run, {}), (ch_nets.run, {})]
 IDS = [f"{s.__module__.removeprefix('grok_lib.')}.{s.__name__}" for s, _ in SETUPS]
 
@@ -134,28 +138,28 @@ BOUNDS = [
     (runs_a.mlp, {"data_seed": BIG}, r"^data_seed must be an integer from 0 to 2\*\*63 - 1 \(int64\), got 18446744073709551616$"),
     (runs_a.mlp, {"epochs": BIG}, r"^epochs must be an integer from 1 to 2\*\*63 - 1 \(int64\)"),
     (runs_a.deep_linear, {"seed": BIG}, r"^seed must be an integer from 0 to 2\*\*63 - 1"),
-    (runs_b.modadd, {"seeds": [BIG]}, r"^seeds must be a non-empty list of integers in \[0, 4294967295\]"),
-    (runs_b.init_scale, {"seeds": [2**32]}, r"^seeds must be a non-empty list of integers in \[0, 4294967295\]"),
-    (runs_b.sparse, {"k": BIG}, r"^k must be an integer from 1 to 2\*\*63 - 1"),
+    (modular_chapter.run, {"seeds": [BIG]}, r"^seeds must be a non-empty list of integers in \[0, 4294967295\]"),
+    (init_chapter.run, {"seeds": [2**32]}, r"^seeds must be a non-empty list of integers in \[0, 4294967295\]"),
+    (sparse_chapter.run, {"k": BIG}, r"^k must be an integer from 1 to 2\*\*63 - 1"),
     (ch_d_out.run, {"seeds": [BIG]}, r"^seeds must be a non-empty list of integers in \[0, 4294967295\]"),
     (ch_grok_time.run, {"steps": BIG}, r"^steps must be an integer from 1 to 2\*\*63 - 1"),
     (ch_d_out.run, {"d_outs": [BIG]}, r"^d_outs must be a non-empty list of integers in \[1, 9223372036854775807\]"),
     # a run's time on this CPU: the kind's cost per step x its steps
     (runs_a.deep_linear, {"steps": 10**13}, r"^steps=10000000000000 would take about .* h on this machine's CPU .*"
                                             r"at most 24 h \(GROK_MAX_RUN_HOURS; .*\): steps <= \d+ fits"),
-    (runs_b.modadd, {"steps": 10**13}, r"^steps=10000000000000 would take about .* h .*: steps <= \d+ fits"),
-    (runs_b.init_scale, {"steps": 10**10}, r"^steps=10000000000 (needs about .* GiB|would take about .* h)"),
+    (modular_chapter.run, {"steps": 10**13}, r"^steps=10000000000000 would take about .* h .*: steps <= \d+ fits"),
+    (init_chapter.run, {"steps": 10**10}, r"^steps=10000000000 (needs about .* GiB|would take about .* h)"),
     (ch_nets.run, {"steps": 10**13}, r"^steps=10000000000000 would take about .* h .*: steps <= \d+ fits"),
     # floats within the range the chapter's numerics hold
-    (runs_b.modadd, {"alphas": [1e300]}, r"^alphas must be a number in \(0.0, 1e\+150\), got 1e\+300$"),
-    (runs_b.init_scale, {"alphas": [1e300]}, r"^alphas must be a number in \(0.0, 1e\+150\), got 1e\+300$"),
-    (runs_b.init_scale, {"weight_decays": [1e300]}, r"^weight_decays must be < 1 / lr = 50 \(AdamW"),
-    (runs_b.modadd, {"weight_decays": [1e300]}, r"^weight_decays must be < 1 / lr = "),
-    (runs_b.sparse, {"lr": 1e300}, r"weight_decay must be < 1 / lr = "),
-    (runs_b.kernel_rich, {"gamma": 1e300}, r"gamma must be a number in \[0.0, 1000000.0\], got 1e\+300$"),
-    (runs_b.matrix_completion, {"weight_decay": 1e300}, r"^weight_decay must be < 1 / lr = "),
-    (runs_b.matrix_completion, {"init_noise": 1e300}, r"^init_noise must be a number in \(0.0, 1e\+150\)"),
-    (runs_b.modadd, {"profile": "nope"}, r"^profile must be one of paper, default, ci; got 'nope'$"),
+    (modular_chapter.run, {"alphas": [1e300]}, r"^alphas must be a number in \(0.0, 1e\+150\), got 1e\+300$"),
+    (init_chapter.run, {"alphas": [1e300]}, r"^alphas must be a number in \(0.0, 1e\+150\), got 1e\+300$"),
+    (init_chapter.run, {"weight_decays": [1e300]}, r"^weight_decays must be < 1 / lr = 50 \(AdamW"),
+    (modular_chapter.run, {"weight_decays": [1e300]}, r"^weight_decays must be < 1 / lr = "),
+    (sparse_chapter.run, {"lr": 1e300}, r"weight_decay must be < 1 / lr = "),
+    (kernel_chapter.run, {"gamma": 1e300}, r"gamma must be a number in \[0.0, 1000000.0\], got 1e\+300$"),
+    (matrix_chapter.run, {"weight_decay": 1e300}, r"^weight_decay must be < 1 / lr = "),
+    (matrix_chapter.run, {"init_noise": 1e300}, r"^init_noise must be a number in \(0.0, 1e\+150\)"),
+    (modular_chapter.run, {"profile": "nope"}, r"^profile must be one of paper, default, ci; got 'nope'$"),
     (ch_label_noise.run, {"eps": 1e300}, r"eps must be a number in \[1e-12, 1.0\), got 1e\+300$"),
     (ch_loss_curves.run, {"eps": 1e-300}, r"eps must be a number in \[1e-12, 1.0\), got 1e-300$"),
     (ch_loss_curves.run, {"lams": [1e-300]}, r"^lams must be >= d_in / 1e\+07 so that N_tr"),
@@ -203,7 +207,7 @@ def test_a_bad_grok_device_names_the_variable(tmp_path, monkeypatch):
     monkeypatch.setenv("GROK_STORE", str(tmp_path / "runs"))
     monkeypatch.setenv("GROK_DEVICE", "tpu")
     with pytest.raises(ConfigError, match="^GROK_DEVICE must be one of auto, cpu, cuda; got 'tpu'$"):
-        runs_b.modadd(profile="ci", output_path=str(tmp_path / "out.ipynb"))
+        modular_chapter.run(profile="ci", output_path=str(tmp_path / "out.ipynb"))
     assert not (tmp_path / "runs").exists()
 
 

@@ -13,7 +13,12 @@ import pytest
 from grok_lib import kinds
 from grok_lib.config import ConfigError
 from grok_lib.paper_a import chapter_runs as runs_a
-from grok_lib.paper_b import config as config_b, chapter_runs as runs_b
+from grok_lib.paper_b import config as config_b
+from grok_lib.paper_b.chapters import init_scale_adamw as init_chapter
+from grok_lib.paper_b.chapters import kernel_vs_rich as kernel_chapter
+from grok_lib.paper_b.chapters import matrix_completion as matrix_chapter
+from grok_lib.paper_b.chapters import modular_addition as modular_chapter
+from grok_lib.paper_b.chapters import sparse_classification as sparse_chapter
 from grok_lib.paper_c import config as config_c
 from grok_lib.paper_c.chapters import d_out as ch_d_out
 from grok_lib.paper_c.chapters import grok_time as ch_grok_time
@@ -25,18 +30,18 @@ from grok_lib.plans import plan
 
 CASES = [
     # lists: duplicates, non-integers where integers, ranges -- named as the notebook's list
-    (runs_b.sparse, {"alphas": [16, 16]}, r"^alphas must not repeat a value, got \[16, 16\]"),
-    (runs_b.sparse, {"alphas": [-1]}, r"^alphas must be a non-empty list of numbers in \(0.0, inf\), got \[-1\]$"),
-    (runs_b.sparse, {"alphas": [1e300]}, r"^alphas must be a number in \(0.0, 1e\+150\), got 1e\+300$"),
-    (runs_b.sparse, {"weight_decays": [-1]}, r"^weight_decays must be a non-empty list of numbers in \[0.0, inf\)"),
-    (runs_b.sparse, {"alphas": "[16]"}, r'^alphas must be a non-empty list of numbers, got .* -y "alphas: \[...\]"'),
-    (runs_b.kernel_rich, {"misgrokking_n_train": 0}, r"^misgrokking_n_train must be an integer >= 1, got 0$"),
-    (runs_b.kernel_rich, {"misgrokking_alpha": -1}, r"^misgrokking_alpha must be a number in \(0.0, 1e\+150\)"),
-    (runs_b.matrix_completion, {"alpha": -1}, r"^alpha must be a number in \(0.0, 1e\+150\), got -1$"),
-    (runs_b.modadd, {"seeds": [-1]}, r"^seeds must be a non-empty list of integers in \[0, 4294967295\], got \[-1\]$"),
-    (runs_b.modadd, {"seeds": [0, 0]}, r"^seeds must not repeat a value"),
-    (runs_b.init_scale, {"alphas": [1, 1]}, r"^alphas must not repeat a value"),
-    (runs_b.init_scale, {"seeds": [0.5]}, r"^seeds must be a non-empty list of integers"),
+    (sparse_chapter.run, {"alphas": [16, 16]}, r"^alphas must not repeat a value, got \[16, 16\]"),
+    (sparse_chapter.run, {"alphas": [-1]}, r"^alphas must be a non-empty list of numbers in \(0.0, inf\), got \[-1\]$"),
+    (sparse_chapter.run, {"alphas": [1e300]}, r"^alphas must be a number in \(0.0, 1e\+150\), got 1e\+300$"),
+    (sparse_chapter.run, {"weight_decays": [-1]}, r"^weight_decays must be a non-empty list of numbers in \[0.0, inf\)"),
+    (sparse_chapter.run, {"alphas": "[16]"}, r'^alphas must be a non-empty list of numbers, got .* -y "alphas: \[...\]"'),
+    (kernel_chapter.run, {"misgrokking_n_train": 0}, r"^misgrokking_n_train must be an integer >= 1, got 0$"),
+    (kernel_chapter.run, {"misgrokking_alpha": -1}, r"^misgrokking_alpha must be a number in \(0.0, 1e\+150\)"),
+    (matrix_chapter.run, {"alpha": -1}, r"^alpha must be a number in \(0.0, 1e\+150\), got -1$"),
+    (modular_chapter.run, {"seeds": [-1]}, r"^seeds must be a non-empty list of integers in \[0, 4294967295\], got \[-1\]$"),
+    (modular_chapter.run, {"seeds": [0, 0]}, r"^seeds must not repeat a value"),
+    (init_chapter.run, {"alphas": [1, 1]}, r"^alphas must not repeat a value"),
+    (init_chapter.run, {"seeds": [0.5]}, r"^seeds must be a non-empty list of integers"),
     (ch_loss_curves.run, {"lams": [0.5, 0.5]}, r"^lams must not repeat a value"),
     (ch_d_out.run, {"d_outs": [1.5]}, r"^d_outs must be a non-empty list of integers in \[1, 9223372036854775807\], got \[1.5\]$"),
     (ch_d_out.run, {"seeds": [0, 0.4]}, r"^seeds must be a non-empty list of integers in \[0, 4294967295\], got \[0, 0.4\]$"),
@@ -47,13 +52,13 @@ CASES = [
     (ch_modadd_data_ratio.run, {"seeds": [1, 1]}, r"^seeds must not repeat a value"),
     (ch_weight_decay.run, {"lams": [1.0]}, r"^lams must be a non-empty list of numbers in \(0.0, 1.0\), got \[1.0\]$"),
     (ch_grok_time.run, {"lams": [1.5]}, r"^lams must be a non-empty list of numbers in \(0.0, 1.0\)"),
-    (runs_b.modadd, {"seeds": [0], "alphas": [1, 1]}, r"^alphas must not repeat a value"),  # not blamed on a seed
-    (runs_b.matrix_completion, {"horizon": -1}, r"^horizon must be a number in \(0.0, inf\), got -1$"),
-    (runs_b.matrix_completion, {"weight_decay": 1e-300}, r"^weight_decay=1e-300 with lr=.* needs .* steps"),
+    (modular_chapter.run, {"seeds": [0], "alphas": [1, 1]}, r"^alphas must not repeat a value"),  # not blamed on a seed
+    (matrix_chapter.run, {"horizon": -1}, r"^horizon must be a number in \(0.0, inf\), got -1$"),
+    (matrix_chapter.run, {"weight_decay": 1e-300}, r"^weight_decay=1e-300 with lr=.* needs .* steps"),
     # sizes past the memory budget: named, with what fits, before anything is allocated
-    (runs_b.sparse, {"d": 10**9}, r"^d=1000000000 needs about .* GiB for one run .* d <= \d+ fits"),
-    (runs_b.matrix_completion, {"d": 10**6}, r"^d=1000000 needs about .* d <= \d+ fits"),
-    (runs_b.modadd, {"width": 10**8}, r"^width=100000000 needs about .* width <= \d+ fits"),
+    (sparse_chapter.run, {"d": 10**9}, r"^d=1000000000 needs about .* GiB for one run .* d <= \d+ fits"),
+    (matrix_chapter.run, {"d": 10**6}, r"^d=1000000 needs about .* d <= \d+ fits"),
+    (modular_chapter.run, {"width": 10**8}, r"^width=100000000 needs about .* width <= \d+ fits"),
     (ch_loss_curves.run, {"d_in": 10**5}, r"^d_in=100000 needs about .* d_in <= \d+ fits"),
     (ch_d_out.run, {"d_outs": [10**9]}, r"^d_outs=1000000000 needs about .* GiB .*: d_outs <= \d+ fits"),
     (runs_a.mlp, {"width": 10**7}, r"^width=10000000 needs about .* width <= \d+ fits"),

@@ -57,11 +57,12 @@ def test_a_comment_in_the_plotting_style_re_executes_the_notebooks_that_draw_wit
     assert "claims_report.ipynb" not in changed  # it draws no figure
 
 
-@pytest.mark.parametrize("stem", ["weight_decay", "nets"])
-def test_a_comment_in_one_chapter_module_re_executes_its_notebook_and_the_report_only(stem):
-    """Part C is laid out one module per chapter (grok_lib/paper_c/chapters/<stem>.py) and a notebook imports only its
-    own chapter module: an edit to one chapter re-executes that chapter's notebook and the claims report (which reads
-    every chapter's claims), no other chapter's."""
-    changed = {name for name, (now, edited) in _fingerprints(f"grok_lib.paper_c.chapters.{stem}").items()
+@pytest.mark.parametrize("part, stem", [("paper_c", "weight_decay"), ("paper_c", "nets"),
+                                        ("paper_b", "sparse_classification"), ("paper_b", "kernel_vs_rich")])
+def test_a_comment_in_one_chapter_module_re_executes_its_notebook_and_the_report_only(part, stem):
+    """Parts B and C are laid out one module per chapter (grok_lib/<part>/chapters/<stem>.py) and a notebook imports
+    only its own chapter module: an edit to one chapter re-executes that chapter's notebook and the claims report (which
+    reads every chapter's claims), no other chapter's (the two sparse chapters share their runs, not their module)."""
+    changed = {name for name, (now, edited) in _fingerprints(f"grok_lib.{part}.chapters.{stem}").items()
                if now != edited}
-    assert changed == {f"paper_c/{stem}.ipynb", "claims_report.ipynb"}, changed
+    assert changed == {f"{part}/{stem}.ipynb", "claims_report.ipynb"}, changed

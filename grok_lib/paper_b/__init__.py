@@ -30,28 +30,22 @@ Modules:
 - :mod:`grok_lib.paper_b.bridge_train` -- the bridge's trainer (Paper A's model and split, plain AdamW).
 - :mod:`grok_lib.paper_b.measure` -- transition steps, fractions of ln(alpha) / lambda, window, limit and
   slope fits, the bridge's delays.
-- :mod:`grok_lib.paper_b.selection` -- picking a notebook's runs out of its histories: the sweeps of its named
-  groups, the focus run, one seed's sweeps, runs in alpha order.
-- :mod:`grok_lib.paper_b.key_numbers` -- the diagonal-net chapters' key numbers per figure (printed,
-  regression-tested), and the small readers the figure modules share.
-- :mod:`grok_lib.paper_b.mlp_numbers` -- the MLP chapters' key numbers per figure (modular addition, the bridge).
-- :mod:`grok_lib.paper_b.readings` -- the numbers the MLP chapters' prose quotes, and every page's verdicts and
-  regime checks in words, measured and glued into the pages (never typed).
-- :mod:`grok_lib.paper_b.panels` -- axis-level plot functions (one panel each) that take histories or arrays.
-- :mod:`grok_lib.paper_b.plots` -- the book's figures, one function each, composed of those panels.
-- :mod:`grok_lib.paper_b.thresholds` -- the bars and levels each claim is graded by (and the regime checks' levels).
-- :mod:`grok_lib.paper_b.claims` -- the registry of Paper B's claims (and the book's predictions on its pages), each
-  declared before any run: kind, where the paper says it, quantity, bar, the grid of the book's choices.
 - :mod:`grok_lib.paper_b.regimes` -- whether the runs are in the paper's regime, measured: lr x the sharpness at
   initialisation below 2, the transition complete within the run.
-- :mod:`grok_lib.paper_b.checks` -- the claims each notebook records, graded on its runs (``evaluate_*``).
-- :mod:`grok_lib.paper_b.checks_diagonal` -- the diagonal-net chapters' and matrix completion's checks: the quantities
-  measured per draw, graded by the one rule.
-- :mod:`grok_lib.paper_b.checks_mlp` -- the MLP chapters' checks (modular addition, the bridge).
-- :mod:`grok_lib.paper_b.chapter_runs` -- the one call each Part B notebook makes: parameters in, configs (named groups
-  where a chapter has sweeps) and histories out (and the reader of the recorded sets).
-- :mod:`grok_lib.paper_b.chapters` -- each notebook declared once: the call it makes (its ``chapter_runs`` function),
-  its runs, claim-only runs and figures.
+- :mod:`grok_lib.paper_b.claim_terms` -- what several chapters' claims share: the rebuttal quoted, the transition's
+  levels, the kernel window, the slope bar and its grid.
+- :mod:`grok_lib.paper_b.run_sets` -- the runs several chapters plan: one sweep, one run set from the clock, the sparse
+  chapter's named groups, the recorded sets' reader.
+- :mod:`grok_lib.paper_b.selection` -- runs several chapters pick out of their histories: both sweeps once, the focus
+  run, the MLP chapters' seeds.
+- :mod:`grok_lib.paper_b.draws` -- what several chapters' checks measure per draw: members, seed, crossing time,
+  lambda t's spread, inversions of an order.
+- :mod:`grok_lib.paper_b.curve_numbers` -- what several chapters' tables and key numbers read off runs.
+- :mod:`grok_lib.paper_b.words` -- verdicts, regimes and numbers in the prose's words.
+- :mod:`grok_lib.paper_b.panels` -- axis-level plot functions (one panel each) that take histories or arrays, and the
+  sweeps figure two chapters draw.
+- :mod:`grok_lib.paper_b.chapters` -- one module per notebook (``chapters/<stem>.py``): its call ``run``, claim-only
+  runs, bars and claims, checks, key numbers and tables, the numbers its prose quotes and its figures' drawing.
 - :mod:`grok_lib.paper_b.recordings` -- the recorded sets: matrix completion at the paper's settings,
   misgrokking at the paper's d, gamma and n (three data seeds, each run to clock 4).
 - :mod:`grok_lib.paper_b.kinds` -- Paper B's rows in the table of run kinds (imported here, so they always

@@ -1,6 +1,6 @@
 """Paper B's panels: axis-level plot functions that take histories (or plain arrays) and ``ax``
 (None: a new figure) and draw one panel; none trains or loads anything. Symbols use matplotlib
-mathtext. :mod:`grok_lib.paper_b.plots` composes them into the book's figures.
+mathtext. The chapter modules (:mod:`grok_lib.paper_b.chapters`) compose them into the book's figures.
 """
 
 from __future__ import annotations
@@ -351,4 +351,16 @@ def adam_step_panel(histories: Sequence[History], ax=None) -> Figure:
     ax.set_xlabel("AdamW step")
     ax.set_ylabel("Adam step / lr (RMS)")
     ax.legend(fontsize=7)
+    return fig
+
+
+def sweeps_figure(alpha_sweep: Sequence[History], lambda_sweep: Sequence[History], metric: str = "test_acc",
+                  ylabel: str = "test accuracy", logx: bool = True) -> Figure:
+    """2 x 2: the alpha sweep (top) and the lambda sweep (bottom), against GD steps (left; log-like axis unless
+    ``logx`` is False) and the clock (right)."""
+    fig, axes = plt.subplots(2, 2, figsize=(9.6, 6.4), layout="constrained")
+    for row, (runs, name) in enumerate(((alpha_sweep, r"$\alpha$ sweep"), (lambda_sweep, r"$\lambda$ sweep"))):
+        curves(runs, metric, "steps", ax=axes[row, 0], ylabel=ylabel, title=f"{name}, against steps", logx=logx)
+        curves(runs, metric, "clock", ax=axes[row, 1], ylabel=ylabel, logx=False,
+               title=rf"{name}, against $\lambda t/\ln\alpha$")
     return fig

@@ -1,8 +1,8 @@
-"""Whether Paper B's runs are in the regime of its theory, measured (:class:`grok_lib.grading.Regime`): every check of
-:mod:`grok_lib.paper_b.checks` grades its claim only on runs that pass.
+"""Whether Paper B's runs are in the regime of its theory, measured (:class:`grok_lib.grading.Regime`): every chapter's
+check (:mod:`grok_lib.paper_b.chapters`) grades its claim only on runs that pass.
 
 The theory is about gradient flow; full-batch GD follows it only where ``lr`` times the sharpness of the objective
-stays below 2 (:data:`~grok_lib.paper_b.thresholds.GD_STABLE`), measured at initialisation for every run
+stays below 2 (:data:`GD_STABLE`), measured at initialisation for every run
 (:mod:`grok_lib.paper_b.sharpness`: the top eigenvalue of the objective's Hessian, or for the MLP's cross-entropy its
 Gauss–Newton matrix), with the step the run took there. And a claim about the transition needs it to complete within
 the run (its end reached before the horizon; misgrokking's fall no longer falling when the run stops).
@@ -20,7 +20,12 @@ from ..grading import Regime
 from ..history import History
 from . import measure, sharpness
 from .config import MatrixCompletionConfig, ModAddConfig, StableModAddConfig
-from .thresholds import BRIDGE_ACC, END_ACC, FALL_DONE, FALL_TAIL, GD_STABLE, MC_DROP_LEVELS
+from .claim_terms import BRIDGE_ACC, END_ACC, MC_DROP_LEVELS
+
+#: Full-batch GD is stable along the top direction of the loss's curvature only where lr x sharpness is below this.
+GD_STABLE = 2.0
+#: Misgrokking's fall has completed when the test accuracy falls by at most this over the last FALL_TAIL of the clock.
+FALL_DONE, FALL_TAIL = 0.01, 0.5
 
 
 @lru_cache(maxsize=256)

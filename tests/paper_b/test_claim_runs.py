@@ -5,7 +5,10 @@ move)."""
 import math
 
 from grok_lib import chapters
-from grok_lib.paper_b import chapter_runs, config
+from grok_lib.paper_b import config, run_sets
+from grok_lib.paper_b.chapters import kernel_vs_rich as kernel_chapter
+from grok_lib.paper_b.chapters import modular_addition as modular_chapter
+from grok_lib.paper_b.chapters import sparse_classification as sparse_chapter
 
 
 def _chapter(stem):
@@ -19,7 +22,7 @@ def _keys(configs):
 def test_claim_configs_are_the_focus_run_at_more_seeds_and_the_in_regime_sweeps():
     sparse = _chapter("sparse_classification").runs("default")
     seeds = _chapter("sparse_classification").claim_runs(sparse)
-    focus = chapter_runs._focus_config(sparse)
+    focus = sparse_chapter._focus_config(sparse)
     assert focus in sparse["alpha"] and focus in sparse["weight_decay"]  # the run both sweeps share
     assert [c.data_seed for c in seeds] == list(range(focus.data_seed + 1, focus.data_seed + config.FIG1A_DATA_SEEDS))
     assert all(c == focus.__class__(**{**focus.to_dict(), "data_seed": c.data_seed}) for c in seeds)
@@ -53,28 +56,28 @@ def test_claim_runs_are_trained_up_front_and_read_by_no_figure():
 
 
 def test_the_in_regime_runs_follow_a_reruns_seeds_and_lambdas():
-    configs = chapter_runs.modadd_configs("ci", weight_decays=[2e-3, 5e-3], seeds=[4])
+    configs = modular_chapter.modadd_configs("ci", weight_decays=[2e-3, 5e-3], seeds=[4])
     extra = _chapter("modular_addition").claim_runs(configs)
     assert {c.data_seed for c in extra} == {4} and 5e-3 in {c.weight_decay for c in extra}
     assert len(extra) == len(set(extra))
 
 
 def test_a_rerun_focuses_on_the_alpha_sweeps_run_nearest_the_lambda_sweeps_alpha():
-    groups = chapter_runs.sparse_configs("ci", alphas=[2.0, 64.0], weight_decays=[0.1])  # leaves the profile's alpha out
+    groups = run_sets.sparse_configs("ci", alphas=[2.0, 64.0], weight_decays=[0.1])  # leaves the profile's alpha out
     alpha = groups["weight_decay"][0].alpha
-    focus = chapter_runs._focus_config(groups)
+    focus = sparse_chapter._focus_config(groups)
     assert focus in groups["alpha"] and focus not in groups["weight_decay"]
     assert all(abs(math.log(focus.alpha / alpha)) <= abs(math.log(c.alpha / alpha)) for c in groups["alpha"])
 
 
 def test_the_sweeps_are_named_groups_in_the_order_of_their_values_and_seeds_outermost():
-    sparse = chapter_runs.sparse_configs("ci", alphas=[16.0, 4.0], weight_decays=[0.1, 0.05])
+    sparse = run_sets.sparse_configs("ci", alphas=[16.0, 4.0], weight_decays=[0.1, 0.05])
     assert [c.alpha for c in sparse["alpha"]] == [4.0, 16.0]
     assert [c.weight_decay for c in sparse["weight_decay"]] == [0.05, 0.1]
     assert len({c.weight_decay for c in sparse["alpha"]}) == len({c.alpha for c in sparse["weight_decay"]}) == 1
-    kernel_rich = chapter_runs.kernel_rich_configs("ci")
+    kernel_rich = kernel_chapter.kernel_rich_configs("ci")
     assert list(kernel_rich) == ["alpha", "weight_decay", "misgrokking"] and len(kernel_rich["misgrokking"]) == 1
-    modadd = chapter_runs.modadd_configs("ci", alphas=[10.0, 1.0], seeds=[3, 1])
+    modadd = modular_chapter.modadd_configs("ci", alphas=[10.0, 1.0], seeds=[3, 1])
     assert [(c.data_seed, c.alpha) for c in modadd["alpha"]] == [(3, 1.0), (3, 10.0), (1, 1.0), (1, 10.0)]
     per_seed = len(modadd["weight_decay"]) // 2
     assert [c.data_seed for c in modadd["weight_decay"]] == [3] * per_seed + [1] * per_seed

@@ -6,10 +6,17 @@ import math
 import pytest
 
 from grok_lib.grading import KINDS, VERDICTS, Claim, Regime
-from grok_lib.paper_b import checks, checks_diagonal as CD, checks_mlp as CM, claims as CL, regimes
-from grok_lib.paper_b import thresholds as TH
+from grok_lib.paper_b import chapters as chapters_b, claim_terms, draws, regimes
+from grok_lib.paper_b.chapters import init_scale_adamw as init_chapter
+from grok_lib.paper_b.chapters import kernel_vs_rich as kernel_chapter
+from grok_lib.paper_b.chapters import matrix_completion as matrix_chapter
+from grok_lib.paper_b.chapters import modular_addition as modular_chapter
+from grok_lib.paper_b.chapters import sparse_classification as sparse_chapter
 
 from .synthetic import classification, fractions, grokking_at, regression
+
+REGISTRY = chapters_b.REGISTRY
+CLAIMS = list(REGISTRY.values())
 
 
 @pytest.fixture(autouse=True)
@@ -19,36 +26,23 @@ def gentle_sharpness(monkeypatch):
 
 
 def test_every_claim_is_declared_with_kind_basis_quantity_and_bar():
-    assert list(CL.REGISTRY) == [c.id for c in CL.CLAIMS]
-    for c in CL.CLAIMS:
+    assert list(REGISTRY) == [c.id for c in CLAIMS]
+    for c in CLAIMS:
         assert isinstance(c, Claim) and c.id.startswith("B.") and c.paper == "B" and c.kind in KINDS
         assert all((c.where, c.quote, c.statement, c.quantity, c.threshold))
-    assert {c.id for c in CL.CLAIMS if c.kind == "prediction"} == {"B.bridge.delay", "B.bridge.clock"}
-    assert not any("partly" in f"{c.statement} {c.quantity} {c.why} {c.threshold}" for c in CL.CLAIMS)
+    assert {c.id for c in CLAIMS if c.kind == "prediction"} == {"B.bridge.delay", "B.bridge.clock"}
+    assert not any("partly" in f"{c.statement} {c.quantity} {c.why} {c.threshold}" for c in CLAIMS)
 
 
 def test_the_bars_are_the_papers_numbers_at_their_precision_or_moved():
-    assert TH.PAPER_FIG1A_FRACTIONS == pytest.approx((0.3505, 0.7423), abs=1e-3)
-    assert TH.START_FRACTION.lo == pytest.approx(0.3505 - 0.103, abs=1e-3)
-    assert TH.MC_PAPER_CLOCK == pytest.approx(4.34, abs=0.01)
-    assert TH.MC_CLOCK.width() == pytest.approx(2.0)  # "~1e6 steps": a decade either side
-    reg = CL.REGISTRY
+    assert sparse_chapter.PAPER_FIG1A_FRACTIONS == pytest.approx((0.3505, 0.7423), abs=1e-3)
+    assert sparse_chapter.START_FRACTION.lo == pytest.approx(0.3505 - 0.103, abs=1e-3)
+    assert matrix_chapter.MC_PAPER_CLOCK == pytest.approx(4.34, abs=0.01)
+    assert matrix_chapter.MC_CLOCK.width() == pytest.approx(2.0)  # "~1e6 steps": a decade either side
+    reg = REGISTRY
     assert not reg["B.fig1a.start_fraction"].bars and not reg["B.mc.clock"].bars  # the paper's numbers: one bar
     assert len(reg["B.thm.limit"].bars) == 2 and len(reg["B.fig1a.norm"].bars) == 2  # the book's: moved
     assert reg["B.mc.clock"].grid.startswith("drop q")
-
-
-def test_the_registry_imports_no_check_and_the_checks_read_the_registry():
-    """One import direction: thresholds -> claims (the registry) -> checks (the Results)."""
-    from pathlib import Path
-
-    from ast_imports import imports_of
-
-    def imported(module):
-        return {n for n in imports_of(Path(module.__file__), "grok_lib.paper_b") if n.startswith("grok_lib.paper_b.")}
-
-    assert not {n for n in imported(CL) if n.startswith("grok_lib.paper_b.checks")}
-    assert "grok_lib.paper_b.claims.REGISTRY" in imported(CD) and "grok_lib.paper_b.claims.REGISTRY" in imported(CM)
 
 
 def collapsing_sweep(offset=1.0):
@@ -70,8 +64,8 @@ def by_id(results):
 def test_the_sparse_checks_on_a_sweep_that_follows_the_theory():
     alpha_sweep = collapsing_sweep()
     same = [ends_at(128.0, lam, 1 - 1.0 / math.log(128.0)) for lam in (0.01, 0.02, 0.04)]  # lambda t_end the same
-    got = by_id(checks.evaluate_sparse({"alpha": alpha_sweep, "weight_decay": same}))
-    assert list(got) == [cid for cid in CL.REGISTRY if cid.startswith(("B.fig1a", "B.thm"))]
+    got = by_id(sparse_chapter.evaluate_sparse({"alpha": alpha_sweep, "weight_decay": same}))
+    assert list(got) == [cid for cid in REGISTRY if cid.startswith(("B.fig1a", "B.thm"))]
     for cid in ("B.fig1a.fit_at_once", "B.fig1a.final_acc", "B.fig1a.norm", "B.thm.window", "B.thm.log_alpha_slope",
                 "B.thm.inverse_lambda_slope", "B.fig1a.kernel_acc"):
         assert got[cid].verdict == "reproduced", (cid, got[cid].measured)
@@ -80,7 +74,7 @@ def test_the_sparse_checks_on_a_sweep_that_follows_the_theory():
 
 def test_the_window_and_the_limit_say_no_when_the_data_disagree():
     flat = [classification(alpha=a, start=0.3, end=0.5) for a in (16.0, 128.0, 1024.0)]  # no move toward 1
-    got = by_id(checks.evaluate_sparse({"alpha": flat, "weight_decay": flat[1:2]}))
+    got = by_id(sparse_chapter.evaluate_sparse({"alpha": flat, "weight_decay": flat[1:2]}))
     assert got["B.thm.window"].verdict == "not reproduced"
     assert got["B.thm.limit"].verdict == "not reproduced"
     assert got["B.thm.log_alpha_slope"].verdict == "not reproduced"
@@ -90,21 +84,21 @@ def test_inverse_lambda_slope_grades_lambda_t_the_same_for_every_lambda():
     def sweep(ends):
         return [ends_at(128.0, lam, e) for lam, e in zip((0.01, 0.02, 0.04), ends)]
 
-    assert CD.lambda_t_spread(sweep((0.8, 0.8, 0.8)), TH.END_ACC) == pytest.approx(0, abs=0.01)
+    assert draws.lambda_t_spread(sweep((0.8, 0.8, 0.8)), claim_terms.END_ACC) == pytest.approx(0, abs=0.01)
     grows = sweep((0.75, 0.8, 0.9))  # lambda t_end grows by a fifth over the sweep: beyond every bar
-    assert CD.lambda_t_spread(grows, TH.END_ACC) == pytest.approx(0.2, abs=0.02)
-    got = by_id(checks.evaluate_sparse({"alpha": collapsing_sweep(), "weight_decay": grows}))
+    assert draws.lambda_t_spread(grows, claim_terms.END_ACC) == pytest.approx(0.2, abs=0.02)
+    got = by_id(sparse_chapter.evaluate_sparse({"alpha": collapsing_sweep(), "weight_decay": grows}))
     assert got["B.thm.inverse_lambda_slope"].verdict != "reproduced"
     assert "slope against 1/λ over ln α" in got["B.thm.inverse_lambda_slope"].measured  # reported, not graded
 
 
 def test_fig1a_fractions_against_the_papers_reading_per_data_seed():
-    paper_s, paper_e = TH.PAPER_FIG1A_FRACTIONS
+    paper_s, paper_e = sparse_chapter.PAPER_FIG1A_FRACTIONS
     sweep = collapsing_sweep()
 
     def graded(starts_ends):
         seeds = [fractions(s, e, seed=i) for i, (s, e) in enumerate(starts_ends)]
-        return by_id(checks.evaluate_sparse({"alpha": sweep, "weight_decay": sweep[1:2]}, seeds))
+        return by_id(sparse_chapter.evaluate_sparse({"alpha": sweep, "weight_decay": sweep[1:2]}, seeds))
 
     near = graded([(paper_s + d, paper_e - d) for d in (-0.02, 0.0, 0.02)])
     assert near["B.fig1a.start_fraction"].verdict == near["B.fig1a.end_fraction"].verdict == "reproduced"
@@ -117,14 +111,14 @@ def test_fig1a_fractions_against_the_papers_reading_per_data_seed():
 
 def test_a_claim_that_cannot_be_measured_is_not_tested_saying_why():
     one = [classification(alpha=128.0, start=0.5, end=0.8)]
-    got = by_id(checks.evaluate_sparse({"alpha": one, "weight_decay": one}))
+    got = by_id(sparse_chapter.evaluate_sparse({"alpha": one, "weight_decay": one}))
     assert got["B.thm.log_alpha_slope"].verdict == "not tested faithfully"
     assert "not measurable" in got["B.thm.log_alpha_slope"].measured
 
 
 def test_outside_the_regime_nothing_is_graded(monkeypatch):
     monkeypatch.setattr(regimes, "sharpness_at_init", lambda config: 250.0)  # lr 0.01 x 250 = 2.5
-    got = by_id(checks.evaluate_sparse({"alpha": collapsing_sweep(), "weight_decay": collapsing_sweep()[1:2]}))
+    got = by_id(sparse_chapter.evaluate_sparse({"alpha": collapsing_sweep(), "weight_decay": collapsing_sweep()[1:2]}))
     assert {r.verdict for r in got.values()} == {"not tested faithfully"}
     assert "2.5" in got["B.thm.window"].measured
     never = [classification(alpha=a, start=5.0, end=6.0, steps=1000) for a in (16.0, 128.0)]  # no transition
@@ -152,20 +146,20 @@ def misgrokking(end):
 def test_the_kernel_vs_rich_checks_and_misgrokking():
     sweep = collapsing_sweep()
     falling = misgrokking(1.0)
-    got = by_id(checks.evaluate_regimes({"alpha": sweep, "weight_decay": sweep[1:2], "misgrokking": [falling]}))
+    got = by_id(kernel_chapter.evaluate_regimes({"alpha": sweep, "weight_decay": sweep[1:2], "misgrokking": [falling]}))
     assert got["B.regimes.kernel_acc_match"].verdict == "reproduced"
     assert got["B.regimes.rich_acc_match"].verdict == "reproduced"
     assert got["B.misgrokking.starts_high"].verdict == "reproduced"
     assert got["B.misgrokking.falls"].verdict == "reproduced", got["B.misgrokking.falls"].measured
-    (high, falls) = checks.evaluate_misgrokking([misgrokking(6.0)])  # still falling when the run stops (clock 4.1)
+    (high, falls) = kernel_chapter.evaluate_misgrokking([misgrokking(6.0)])  # still falling when the run stops (clock 4.1)
     assert high.verdict == "reproduced" and falls.verdict == "not tested faithfully"
     assert "points up to clock" in falls.measured
 
 
 def test_the_matrix_completion_checks():
     h = regression(drop_at=1.5, every=1)  # train MSE 0.1 e^-t: fitted to 1e-3 of it by t = 6.9
-    got = by_id(checks.evaluate_matrix_completion(h))
-    assert list(got) == [cid for cid in CL.REGISTRY if cid.startswith("B.mc.") and cid != "B.mc.noisy_init"]  # its own evaluator
+    got = by_id(matrix_chapter.evaluate_matrix_completion(h))
+    assert list(got) == [cid for cid in REGISTRY if cid.startswith("B.mc.") and cid != "B.mc.noisy_init"]  # its own evaluator
     assert got["B.mc.recovery"].verdict == "reproduced" and got["B.mc.rank_one"].verdict == "reproduced"
     assert got["B.mc.kernel_plateau"].verdict == "reproduced" and got["B.mc.train_fit"].verdict == "reproduced"
     assert got["B.mc.clock"].verdict == "reproduced"  # a fall at clock 1.5-2 is within a decade of 4.3
@@ -175,8 +169,8 @@ def test_mc_clock_is_a_decade_either_side_of_the_papers_number():
     def fall(centre):
         return regression(alpha=10.0, lam=1e-3, lr=0.4, drop_at=centre, steps=int(60 * math.log(10) / 0.4e-3))
 
-    assert by_id(checks.evaluate_matrix_completion(fall(TH.MC_PAPER_CLOCK / 5)))["B.mc.clock"].verdict == "reproduced"
-    assert by_id(checks.evaluate_matrix_completion(fall(TH.MC_PAPER_CLOCK * 12)))["B.mc.clock"].verdict == "not reproduced"
+    assert by_id(matrix_chapter.evaluate_matrix_completion(fall(matrix_chapter.MC_PAPER_CLOCK / 5)))["B.mc.clock"].verdict == "reproduced"
+    assert by_id(matrix_chapter.evaluate_matrix_completion(fall(matrix_chapter.MC_PAPER_CLOCK * 12)))["B.mc.clock"].verdict == "not reproduced"
 
 
 def mlp_sweeps(ends_by_seed, alphas=(1.0, 10.0, 30.0), lams=(1e-3, 2e-3, 3e-3), lam_ends=None):
@@ -190,25 +184,25 @@ def mlp_sweeps(ends_by_seed, alphas=(1.0, 10.0, 30.0), lams=(1e-3, 2e-3, 3e-3), 
 
 
 def test_the_modadd_orders_and_clocks_over_seeds():
-    assert CM.inversions([1, 2, 3]) == 0 and CM.inversions([2, 1, 3]) == 1 and CM.inversions([1, math.nan, 2]) == 1
-    assert CM.inversions([3, 2, 1], later=False) == 0
+    assert draws.inversions([1, 2, 3]) == 0 and draws.inversions([2, 1, 3]) == 1 and draws.inversions([1, math.nan, 2]) == 1
+    assert draws.inversions([3, 2, 1], later=False) == 0
     # lambda t = ln(alpha) + 2 at every seed (lr 2, lambda 2e-3: step = 250 lambda t): the clock's slope, exactly
     on_clock = [[int(250 * (math.log(a) + 2)) for a in (1.0, 10.0, 30.0)]] * 3
     same_lambda_t = [[int(5 / (lam * 2.0)) for lam in (1e-3, 2e-3, 3e-3)]] * 3  # lambda t = 5 at every lambda
     a, lam = mlp_sweeps(on_clock, lam_ends=same_lambda_t)
     where = Regime(True, "q", "r", "m")
-    got = by_id(CM.grade_modadd(a, lam, where))
+    got = by_id(modular_chapter.grade_modadd(a, lam, where))
     assert got["B.modadd.alpha_order"].verdict == "reproduced"
     assert got["B.modadd.lambda_order"].verdict == "reproduced"
     assert got["B.modadd.log_alpha_clock"].verdict == "reproduced", got["B.modadd.log_alpha_clock"].measured
     assert got["B.modadd.inverse_lambda_clock"].verdict == "reproduced", got["B.modadd.inverse_lambda_clock"].measured
     earlier = [[2000, 1600, 2200]] * 3  # alpha = 10 earlier than alpha = 1 at every seed
-    got = by_id(CM.grade_modadd(*mlp_sweeps(earlier), where))
+    got = by_id(modular_chapter.grade_modadd(*mlp_sweeps(earlier), where))
     assert got["B.modadd.alpha_order"].verdict == "not reproduced"
     mixed = [[1000, 1500, 2000], [1600, 1500, 2300], [900, 1400, 2100]]
-    assert by_id(CM.grade_modadd(*mlp_sweeps(mixed), where))["B.modadd.alpha_order"].verdict == "inconclusive"
+    assert by_id(modular_chapter.grade_modadd(*mlp_sweeps(mixed), where))["B.modadd.alpha_order"].verdict == "inconclusive"
     outside = Regime(False, "lr × the sharpness at initialisation", "< 2", "α=100: 850")
-    assert {r.verdict for r in CM.grade_modadd(a, lam, outside)} == {"not tested faithfully"}
+    assert {r.verdict for r in modular_chapter.grade_modadd(a, lam, outside)} == {"not tested faithfully"}
 
 
 def bridge_run(alpha, lam, grok, fit, lr=0.02, steps=2000, seed=0):
@@ -229,23 +223,23 @@ def bridge_run(alpha, lam, grok, fit, lr=0.02, steps=2000, seed=0):
 def test_the_bridge_predictions():
     lr = 0.02
     on_clock = [bridge_run(a, lam, 300 + math.log(a) / (lam * lr), 40) for lam in (0.6, 1.0) for a in (1.0, 10.0, 100.0)]
-    got = by_id(checks.evaluate_bridge(on_clock))
+    got = by_id(init_chapter.evaluate_bridge(on_clock))
     assert got["B.bridge.delay"].verdict == "reproduced" and got["B.bridge.clock"].verdict == "reproduced"
     assert got["B.bridge.clock"].word == "confirmed"  # a prediction's word
     slow = [bridge_run(a, lam, 300 + 4 * math.log(a) / (lam * lr), 40) for lam in (0.6, 1.0) for a in (1.0, 10.0, 100.0)]
-    assert by_id(checks.evaluate_bridge(slow))["B.bridge.clock"].verdict == "not reproduced"
+    assert by_id(init_chapter.evaluate_bridge(slow))["B.bridge.clock"].verdict == "not reproduced"
     early = [bridge_run(1.0, 1.0, 300, 40), bridge_run(10.0, 1.0, 200, 40)]
-    assert by_id(checks.evaluate_bridge(early))["B.bridge.delay"].verdict == "not reproduced"
+    assert by_id(init_chapter.evaluate_bridge(early))["B.bridge.delay"].verdict == "not reproduced"
 
 
 def test_the_sparse_claims_at_the_papers_lambda_leave_out_the_spread_over_lambda():
     """The recorded set at the paper's lambda has an alpha sweep at one data seed and the focus run at the others: the
     sweep's claims and the fractions over seeds are graded, the spread over lambda (no lambda sweep) is left out."""
-    paper_s, paper_e = TH.PAPER_FIG1A_FRACTIONS
+    paper_s, paper_e = sparse_chapter.PAPER_FIG1A_FRACTIONS
     sweep = [fractions(1 - 1.5 / math.log(a), 1 - 1.0 / math.log(a), alpha=a, lam=1e-3, lr=0.05, steps=300_000)
              for a in (16.0, 128.0, 1024.0, 8192.0)]
     others = [fractions(paper_s + 0.3, paper_e, lam=1e-3, lr=0.05, seed=s) for s in (1, 2)]
-    got = by_id(checks.evaluate_sparse_paper_lambda([*sweep, *others]))
+    got = by_id(sparse_chapter.evaluate_sparse_paper_lambda([*sweep, *others]))
     assert "B.thm.inverse_lambda_slope" not in got and "B.thm.limit" in got
     start = got["B.fig1a.start_fraction"]
     assert [d.seed for d in start.draws] == [0, 1, 2]
@@ -253,30 +247,28 @@ def test_the_sparse_claims_at_the_papers_lambda_leave_out_the_spread_over_lambda
 
 
 def test_the_papers_lambda_table_and_reading_put_each_run_beside_the_figures_run():
-    from grok_lib.paper_b import key_numbers, readings
-
+    
     at_paper = [fractions(0.45, 0.70, lam=1e-3, lr=0.05, seed=s) for s in (0, 1)]
     book = [fractions(0.55, 0.78, seed=s) for s in (0, 1)]
     for h in at_paper:
         h.config.update(d=4000, n_train=128)
-    rows = key_numbers.lambda_table(at_paper, book)
+    rows = sparse_chapter.lambda_table(at_paper, book)
     assert [(r["start frac"], r["start frac, book's lambda"]) for r in rows] == [(0.45, 0.55), (0.45, 0.55)]
     manifest = {"runs": [{"seconds": 1800.0}, {"seconds": 1800.0}], "machine": "a CPU"}
-    words = readings.paper_lambda_reading(at_paper, rows, book[0], manifest)
+    words = sparse_chapter.paper_lambda_reading(at_paper, rows, book[0], manifest)
     assert words["lam_start_shift"] == "-0.10 to -0.10" and words["lam_end_shift"] == "-0.08 to -0.08"
     assert words["lam_hours"] == "1.0 h" and words["lam_other_seeds"] == "1"
-    assert words["lam_start_in"] == f"{sum(TH.START_FRACTION.holds(0.45) for _ in rows)} of 2"
+    assert words["lam_start_in"] == f"{sum(sparse_chapter.START_FRACTION.holds(0.45) for _ in rows)} of 2"
 
 
 def test_the_papers_lambda_reading_of_a_rerun_without_the_figures_runs():
     """A rerun whose alphas or seeds leave out the recorded set's focus run reads the set alone, saying so."""
-    from grok_lib.paper_b import key_numbers, readings
-
+    
     at_paper = [fractions(0.45, 0.70, lam=1e-3, lr=0.05, seed=s) for s in (0, 1)]
     for h in at_paper:
         h.config.update(d=4000, n_train=128)
-    rows = key_numbers.lambda_table(at_paper, [fractions(0.3, 0.6, alpha=4.0, seed=1)])
-    words = readings.paper_lambda_reading(at_paper, rows, fractions(0.3, 0.6, alpha=4.0, seed=1),
+    rows = sparse_chapter.lambda_table(at_paper, [fractions(0.3, 0.6, alpha=4.0, seed=1)])
+    words = sparse_chapter.paper_lambda_reading(at_paper, rows, fractions(0.3, 0.6, alpha=4.0, seed=1),
                                           {"runs": [{"seconds": 60.0}], "machine": "a CPU"})
     assert words["lam_focus_alpha"] == "128" and words["lam_start_shift"].startswith("(not measured")
     assert words["lam_answer"].endswith("data seeds (not measured: these figures have no run at the same α and data seed)")

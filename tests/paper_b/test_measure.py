@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from grok_lib.paper_b import measure as M
-from grok_lib.paper_b import selection
+from grok_lib.paper_b.chapters import sparse_classification as sparse_chapter
 
 from .synthetic import classification, crossing, regression
 
@@ -96,4 +96,4 @@ def test_crossing_step_and_runs_by_alpha():
     assert M.crossing_step(tr.end) == float(tr.end.step)
     assert math.isnan(M.crossing_step(M.first_crossing(h, "test_acc", 1.5)))  # never crosses
     runs = [classification(alpha=a, seed=s) for a, s in ((64.0, 0), (8.0, 1), (64.0, 2), (512.0, 3))]
-    assert [(h.cfg.alpha, h.cfg.data_seed) for h in selection.by_alpha(runs)] == [(8, 1), (64, 0), (64, 2), (512, 3)]
+    assert [(h.cfg.alpha, h.cfg.data_seed) for h in sparse_chapter.by_alpha(runs)] == [(8, 1), (64, 0), (64, 2), (512, 3)]

@@ -13,7 +13,12 @@ from matplotlib.figure import Figure  # noqa: E402
 
 from grok_lib import chapters, kinds, tables  # noqa: E402
 from grok_lib.claims import VERDICTS, Result  # noqa: E402
-from grok_lib.paper_b import checks, claims, key_numbers, mlp_numbers, plots, sample_complexity, selection, chapter_runs  # noqa: E402
+from grok_lib.paper_b import chapters as chapters_b, panels, run_sets, sample_complexity, selection
+from grok_lib.paper_b.chapters import init_scale_adamw as init_chapter
+from grok_lib.paper_b.chapters import kernel_vs_rich as kernel_chapter
+from grok_lib.paper_b.chapters import matrix_completion as matrix_chapter
+from grok_lib.paper_b.chapters import modular_addition as modular_chapter
+from grok_lib.paper_b.chapters import sparse_classification as sparse_chapter
 
 
 @pytest.fixture(scope="module")
@@ -22,9 +27,9 @@ def runs(tmp_path_factory):
     mp = pytest.MonkeyPatch()
     mp.setenv("GROK_STORE", str(tmp_path_factory.mktemp("store") / "runs"))
     try:
-        yield {"sparse_classification": chapter_runs.sparse("ci"), "kernel_vs_rich": chapter_runs.kernel_rich("ci"),
-               "matrix_completion": chapter_runs.matrix_completion("ci"), "modular_addition": chapter_runs.modadd("ci"),
-               "init_scale_adamw": chapter_runs.init_scale("ci")}
+        yield {"sparse_classification": sparse_chapter.run("ci"), "kernel_vs_rich": kernel_chapter.run("ci"),
+               "matrix_completion": matrix_chapter.run("ci"), "modular_addition": modular_chapter.run("ci"),
+               "init_scale_adamw": init_chapter.run("ci")}
     finally:
         mp.undo()
         plt.close("all")
@@ -61,44 +66,44 @@ def test_every_figure_has_numbers_a_notebook_and_a_regression_entry(runs):
 
 def test_tables_print(runs):
     sparse, kr, ma = (runs[stem].groups for stem in ("sparse_classification", "kernel_vs_rich", "modular_addition"))
-    for table in (key_numbers.step_size_table(sparse), key_numbers.transition_table(sparse), key_numbers.paper_table(sparse),
-                  key_numbers.window_table(sparse), key_numbers.margin_table(kr), key_numbers.regime_table(kr),
-                  key_numbers.misgrokking_table(kr), key_numbers.matrix_completion_table(runs["matrix_completion"].histories),
-                  mlp_numbers.modadd_table(ma), mlp_numbers.modadd_fit_table(ma), mlp_numbers.modadd_shift_table(ma),
-                  mlp_numbers.bridge_table(runs["init_scale_adamw"].histories),
-                  mlp_numbers.bridge_fit_table(runs["init_scale_adamw"].histories)):
+    for table in (sparse_chapter.step_size_table(sparse), sparse_chapter.transition_table(sparse), sparse_chapter.paper_table(sparse),
+                  sparse_chapter.window_table(sparse), kernel_chapter.margin_table(kr), kernel_chapter.regime_table(kr),
+                  kernel_chapter.misgrokking_table(kr), matrix_chapter.matrix_completion_table(runs["matrix_completion"].histories),
+                  modular_chapter.modadd_table(ma), modular_chapter.modadd_fit_table(ma), modular_chapter.modadd_shift_table(ma),
+                  init_chapter.bridge_table(runs["init_scale_adamw"].histories),
+                  init_chapter.bridge_fit_table(runs["init_scale_adamw"].histories)):
         assert tables.format_table(table).count("\n") >= 2
     # the kernel-vs-rich notebook reads the table's two parts by named group: the sweeps' rows, then the misgrokking run's
-    by_group = [key_numbers.regime_row(h) for h in [*selection.sweep_runs(kr), selection.misgrokking_run(kr)]]
-    assert repr(by_group) == repr(key_numbers.regime_table(kr))
+    by_group = [kernel_chapter.regime_row(h) for h in [*selection.sweep_runs(kr), kernel_chapter.misgrokking_run(kr)]]
+    assert repr(by_group) == repr(kernel_chapter.regime_table(kr))
 
 
 def test_claims_evaluate_on_short_runs(runs):
     sparse = runs["sparse_classification"]
     seeds = [selection.focus_run(sparse.groups), *sparse.claim_histories]
-    results = (checks.evaluate_sparse(sparse.groups, seeds)
-               + checks.evaluate_regimes(runs["kernel_vs_rich"].groups)
-               + [checks.evaluate_sample_gap(sample_complexity.for_run(selection.focus_run(runs["kernel_vs_rich"].groups)))]
-               + checks.evaluate_matrix_completion(selection.matrix_completion_run(runs["matrix_completion"].histories))
-               + [checks.evaluate_noisy_init(selection.matrix_completion_run(runs["matrix_completion"].histories),
-                                             chapter_runs.recorded("mc_init_noise"))]
-               + checks.evaluate_modadd(runs["modular_addition"].groups, runs["modular_addition"].claim_histories)
-               + checks.evaluate_bridge(runs["init_scale_adamw"].histories))
-    assert [r.claim.id for r in results] == list(claims.REGISTRY)
+    results = (sparse_chapter.evaluate_sparse(sparse.groups, seeds)
+               + kernel_chapter.evaluate_regimes(runs["kernel_vs_rich"].groups)
+               + [kernel_chapter.evaluate_sample_gap(sample_complexity.for_run(selection.focus_run(runs["kernel_vs_rich"].groups)))]
+               + matrix_chapter.evaluate_matrix_completion(matrix_chapter.matrix_completion_run(runs["matrix_completion"].histories))
+               + [matrix_chapter.evaluate_noisy_init(matrix_chapter.matrix_completion_run(runs["matrix_completion"].histories),
+                                             run_sets.recorded("mc_init_noise"))]
+               + modular_chapter.evaluate_modadd(runs["modular_addition"].groups, runs["modular_addition"].claim_histories)
+               + init_chapter.evaluate_bridge(runs["init_scale_adamw"].histories))
+    assert [r.claim.id for r in results] == list(chapters_b.REGISTRY)
     assert all(isinstance(r, Result) and r.verdict in VERDICTS and r.measured for r in results)
-    fixed = checks.evaluate_modadd_fixed(runs["modular_addition"].groups)  # the figure runs, at their fixed step
-    assert [r.claim.id for r in fixed] == [cid for cid in claims.REGISTRY if cid.startswith("B.modadd.")]
+    fixed = modular_chapter.evaluate_modadd_fixed(runs["modular_addition"].groups)  # the figure runs, at their fixed step
+    assert [r.claim.id for r in fixed] == [cid for cid in chapters_b.REGISTRY if cid.startswith("B.modadd.")]
 
 
 def test_figures_draw(runs):
     sparse, kr = runs["sparse_classification"].groups, runs["kernel_vs_rich"].groups
     a, lam = sparse["alpha"], sparse["weight_decay"]
-    ma, ml = selection.seed_sweeps(runs["modular_addition"].groups)
+    ma, ml = modular_chapter.seed_sweeps(runs["modular_addition"].groups)
     bridge = runs["init_scale_adamw"].histories
-    made = [plots.fig1a_sparse(selection.focus_run(sparse), a), plots.sweeps_figure(a, lam), plots.sparse_transition(a, lam),
-            plots.margins_sparse(selection.focus_run(kr), kr["alpha"]),
-            plots.misgrokking_figure(selection.misgrokking_run(kr)),
-            plots.matrix_completion_figure(selection.matrix_completion_run(runs["matrix_completion"].histories)),
-            plots.sweeps_figure(ma, ml, logx=False), plots.modadd_fits(ma, ml),
-            plots.init_scale_figure(selection.bridge_runs(bridge), mlp_numbers.bridge_delay_rows(bridge))]
+    made = [sparse_chapter.fig1a_sparse(selection.focus_run(sparse), a), panels.sweeps_figure(a, lam), sparse_chapter.sparse_transition(a, lam),
+            kernel_chapter.margins_sparse(selection.focus_run(kr), kr["alpha"]),
+            kernel_chapter.misgrokking_figure(kernel_chapter.misgrokking_run(kr)),
+            matrix_chapter.matrix_completion_figure(matrix_chapter.matrix_completion_run(runs["matrix_completion"].histories)),
+            panels.sweeps_figure(ma, ml, logx=False), modular_chapter.modadd_fits(ma, ml),
+            init_chapter.init_scale_figure(init_chapter.bridge_runs(bridge), init_chapter.bridge_delay_rows(bridge))]
     assert all(isinstance(f, Figure) for f in made)

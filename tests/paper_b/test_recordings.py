@@ -11,6 +11,8 @@ from grok_lib import recorded
 from grok_lib.config import ConfigError
 from grok_lib.history import stamped
 from grok_lib.paper_b import config, diagonal, matrix_completion, recordings
+from grok_lib.paper_b.chapters import kernel_vs_rich as kernel_chapter
+from grok_lib.paper_b.chapters import matrix_completion as matrix_chapter
 from grok_lib.paper_b.kinds import MATRIX_COMPLETION, MISGROKKING
 
 
@@ -92,18 +94,17 @@ def test_the_group_trainers_hand_callbacks_on_and_retrain_prefix_stops():
 
 
 def test_the_paper_scale_tables_and_verdicts_read_ci_runs():
-    from grok_lib.paper_b import checks, key_numbers
-
+    
     runs = [replace(config.PROFILES["ci"]["misgrokking"], data_seed=s) for s in (0, 1)]
     mis = stamped([diagonal.train(c, progress=False) for c in runs], runs)  # typed, as the store gives them
-    rows = key_numbers.misgrokking_seeds_table(mis)
+    rows = kernel_chapter.misgrokking_seeds_table(mis)
     assert [r["data seed"] for r in rows] == [0, 1]
-    assert all(f"clock <= {level:g}" in r for r in rows for level in key_numbers.MISGROK_FALL_LEVELS)
-    high, falls = checks.evaluate_misgrokking(mis)
+    assert all(f"clock <= {level:g}" in r for r in rows for level in kernel_chapter.MISGROK_FALL_LEVELS)
+    high, falls = kernel_chapter.evaluate_misgrokking(mis)
     assert (high.claim.id, falls.claim.id) == ("B.misgrokking.starts_high", "B.misgrokking.falls")
     assert all("seed 0" in r.measured and "seed 1" in r.measured for r in (high, falls))
     mc_config = config.PROFILES["ci"]["matrix_completion"]
     (mc,) = stamped([matrix_completion.train(mc_config, progress=False)], [mc_config])
-    both = key_numbers.matrix_completion_compare(mc, mc)
+    both = matrix_chapter.matrix_completion_compare(mc, mc)
     assert [r["reading"] for r in both][:3] == ["lambda", "step size", "steps"]
     assert all(r["this page's run"] == r["paper's settings"] or r["this page's run"] != r["this page's run"] for r in both)

@@ -1,7 +1,8 @@
 """The sample-size sweep of the two margin classifiers (B.bounds.sample_gap): its grid, its readings and a tiny
 sweep on sparse data where the rich classifier must need fewer samples."""
 
-from grok_lib.paper_b import checks, sample_complexity as S
+from grok_lib.paper_b import sample_complexity as S
+from grok_lib.paper_b.chapters import kernel_vs_rich as kernel_chapter
 from grok_lib.paper_b.config import SparseConfig
 
 
@@ -25,7 +26,7 @@ def test_a_tiny_sweep_stops_each_classifier_at_the_top_level_and_is_graded():
         assert max(l1.values()) >= 0.99 and all(v < 0.99 for n, v in l1.items() if n < max(l1))  # stopped there
         assert sw.smallest_n("l1", 0.95) < sw.smallest_n("l2", 0.95)  # k = 3 of d = 128: the rich one needs fewer
     assert [sw.config.data_seed for sw in sweeps] == [0, 1]
-    result = checks.evaluate_sample_gap(sweeps)
+    result = kernel_chapter.evaluate_sample_gap(sweeps)
     assert result.claim.id == "B.bounds.sample_gap" and result.measured
     assert {d.seed for d in result.draws} == {0, 1}
 

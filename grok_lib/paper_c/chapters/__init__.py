@@ -15,39 +15,23 @@ that order: what the claims report lists) and ``load_set`` (the histories of a r
 
 from __future__ import annotations
 
-import re
-from importlib import import_module
+from ...chapters import gathered
 
-from ...paths import TOC
-
-
-def _stems() -> tuple[str, ...]:
-    """The chapter modules' names in book order: Part C's notebooks as ``_toc.yml`` lists them. A new chapter is
-    listed there, not here, so adding one changes no module the other chapters' notebooks import (they do not
-    re-execute)."""
-    return tuple(re.findall(r"^\s*- file: notebooks/paper_c/(\w+)\s*$", TOC.read_text(), re.M))
-
-
-def _gathered() -> dict:
-    stems = _stems()
-    modules = tuple(import_module(f"{__name__}.{stem}") for stem in stems)
-    return {"MODULES": modules,
-            "CHAPTERS": tuple(m.CHAPTER for m in modules),
-            # in book order; a chapter that grades no claim declares no CLAIMS
-            "REGISTRY": {cid: claim for m in modules for cid, claim in getattr(m, "CLAIMS", {}).items()},
-            "load_set": modules[stems.index("nets")].recorded}
+GATHERED = ("MODULES", "CHAPTERS", "REGISTRY", "load_set")
 
 
 def __getattr__(name: str):
     """``MODULES`` (the chapter modules in book order), ``CHAPTERS``, ``REGISTRY`` (Part C's claims by id) and
-    ``load_set``, gathered together at the first use of any and kept (PEP 562): a notebook that imports its own
-    chapter module loads no other chapter, so an edit to one chapter re-executes only its notebook (and the claims
-    report, which reads every chapter's claims)."""
-    if name not in ("MODULES", "CHAPTERS", "REGISTRY", "load_set"):
+    ``load_set`` (:func:`grok_lib.chapters.gathered`), gathered together at the first use of any and kept (PEP 562):
+    a notebook that imports its own chapter module loads no other chapter, so an edit to one chapter re-executes only
+    its notebook (and the claims report, which reads every chapter's claims)."""
+    if name not in GATHERED:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    globals().update(_gathered())
+    from .nets import recorded  # a recorded set is read by the nets chapter's reader
+
+    globals().update(gathered("paper_c"), load_set=recorded)
     return globals()[name]
 
 
 def __dir__():
-    return sorted([*globals(), "MODULES", "CHAPTERS", "REGISTRY", "load_set"])
+    return sorted([*globals(), *GATHERED])

@@ -1,0 +1,38 @@
+"""Part B's chapters, one module per notebook (``notebooks/paper_b/<stem>.ipynb`` is
+:mod:`grok_lib.paper_b.chapters.<stem>`), each holding that chapter's notebook call (``run``: its parameters are the
+notebook's parameters), its claim-only runs, its bars and claims (``CLAIMS``), its checks (``evaluate_*``), its key
+numbers and tables, the numbers its prose quotes (``*_reading``) and its figures' drawing, declared at its end as
+``CHAPTER`` (:class:`grok_lib.chapters.Chapter`) with its figures (:class:`grok_lib.chapters.Figure`). What two
+chapters share is in a part-level module named for what it holds: :mod:`~grok_lib.paper_b.claim_terms`,
+:mod:`~grok_lib.paper_b.run_sets`, :mod:`~grok_lib.paper_b.selection`, :mod:`~grok_lib.paper_b.draws`,
+:mod:`~grok_lib.paper_b.curve_numbers`, :mod:`~grok_lib.paper_b.words`, :mod:`~grok_lib.paper_b.measure`,
+:mod:`~grok_lib.paper_b.regimes` and :mod:`~grok_lib.paper_b.panels`.
+
+Its chapters are Part B's notebooks in ``_toc.yml``, in that order (the book's contents are their index).
+
+This package gathers them for the book: ``CHAPTERS`` in book order, ``REGISTRY`` (every claim of Part B by id, in
+that order: what the claims report lists) and ``load_set`` (the histories of a recorded set).
+"""
+
+from __future__ import annotations
+
+from ...chapters import gathered
+from ..run_sets import recorded
+
+GATHERED = ("MODULES", "CHAPTERS", "REGISTRY")
+load_set = recorded
+
+
+def __getattr__(name: str):
+    """``MODULES`` (the chapter modules in book order), ``CHAPTERS`` and ``REGISTRY`` (Part B's claims by id)
+    (:func:`grok_lib.chapters.gathered`), gathered together at the first use of any and kept (PEP 562): a notebook
+    that imports its own chapter module loads no other chapter, so an edit to one chapter re-executes only its notebook
+    (and the claims report, which reads every chapter's claims)."""
+    if name not in GATHERED:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals().update(gathered("paper_b"))
+    return globals()[name]
+
+
+def __dir__():
+    return sorted([*globals(), *GATHERED])
