@@ -100,8 +100,7 @@ from benchmarks import bench_sweep, cuda_graphs  # noqa: E402
 from grok_lib import figure_numbers  # noqa: E402
 from grok_lib.history import History  # noqa: E402
 from grok_lib import chapters  # noqa: E402
-from grok_lib.paper_a import key_numbers as numbers  # noqa: E402
-from grok_lib.paper_a import train as train_module  # noqa: E402
+from grok_lib.paper_a import curve_numbers, train as train_module  # noqa: E402
 from grok_lib.paper_a.config import profile_config, sweep, weight_decay_sweep  # noqa: E402
 from benchmarks.cuda_graphs import CapturedStep, frozen_from, train_sweep_captured  # noqa: E402
 from grok_lib.paper_a.train import StackRun, record_schedule, train, train_sweep  # noqa: E402
@@ -644,8 +643,8 @@ def recording_cost(report: Report, device: str, smoke: bool) -> str:
 # --- 5. the paper sweep -----------------------------------------------------------------------------------------
 def key_numbers(h: History) -> dict:
     """T_cls, T_grok, T_rep and the stable ranks' peaks and ends of one run."""
-    row = numbers.clock_table_row(h)
-    row["T_cls(1e-3)"] = numbers.fig1_key_numbers(h)["T_cls(1e-3)"]
+    row = curve_numbers.clock_table_row(h)
+    row["T_cls(1e-3)"] = curve_numbers.fig1_key_numbers(h)["T_cls(1e-3)"]
     for name in ("E", "W", "U", "EW"):
         s = h[f"srank_{name}"]
         row[f"srank_{name} peak"] = float(s.max())
@@ -673,7 +672,8 @@ def compact(h: History, keep: str) -> History:
     if keep == "all":
         return h
     end = int(h.steps[-1])
-    wanted = {0, numbers.MEMORISING_EPOCH, numbers.PATTERN_EPOCH, end - 500, end} if keep == "figures" else set()
+    figures = {0, curve_numbers.MEMORISING_EPOCH, curve_numbers.PATTERN_EPOCH, end - 500, end}
+    wanted = figures if keep == "figures" else set()
     idx = [i for i, s in enumerate(h.snapshot_steps.tolist()) if s in wanted]
     meta = dict(h.meta, compact=f"snapshots kept: {[int(h.snapshot_steps[i]) for i in idx]}")
     return History(steps=h.steps, metrics=h.metrics, config=h.config, meta=meta,

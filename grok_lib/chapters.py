@@ -1,41 +1,37 @@
-"""The book's chapters, each declared once, in its paper package's ``chapters`` module (Parts B and C: one module
-per chapter, ``grok_lib/<part>/chapters/<stem>.py``, each ending in its ``CHAPTER``; Part A: ``chapters.py``).
+"""The book's chapters, each declared once, at the end of its chapter module: one module per notebook,
+``grok_lib/<part>/chapters/<stem>.py`` for ``notebooks/<part>/<stem>.ipynb``, ending in its ``CHAPTER``.
 
-A chapter is one notebook: the one setup function it calls (its chapter module's ``run``, or a ``chapter_runs``
-function in a part laid out by role) (whose parameters are the notebook's
-parameters; tests check the notebook's parameters cell and call against it), the runs that call plans at
+A chapter is one notebook: the one setup function it calls (its chapter module's ``run``, whose parameters are the
+notebook's parameters; tests check the notebook's parameters cell and call against it), the runs that call plans at
 a profile (no overrides): a list, or named groups (``{"alpha": [...], "weight_decay": [...]}``) that the
 notebook and the figures read by name (``run.groups["alpha"]``), never by position and never rebuilt from
 the values its runs happen to have (a group that holds several seeds is split by its configs' seed); the
-claim-only runs its claims read besides them, the claims it grades (their ids: the chapter module's ``CLAIMS``, or
-the part's ``claims`` registry, holds each claim's words and tolerance, and a test holds the committed records to this list), and the figures it
-saves, each with its title, the function that draws it from the chapter's runs (the notebook's cell is
-``run.figure(chapter.FIGURE)`` or ``run.figure("<part>/<name>")``; the image tests draw every declared figure from synthetic runs of the same shape) and the
-function that reduces the default profile's runs to the figure's key numbers. Every list that once restated
-this is derived here:
+claim-only runs its claims read besides them, the claims it grades (their ids: the chapter module's ``CLAIMS`` holds
+each claim's words and tolerance, and a test holds the committed records to this list), and the figures it saves,
+each with its title, the function that draws it from the chapter's runs (the notebook's cell is
+``run.figure(chapter.FIGURE)``; the image tests draw every declared figure from synthetic runs of the same shape)
+and the function that reduces the default profile's runs to the figure's key numbers. Every list that once
+restated this is derived here:
 
 - the figure manifest (:func:`manifest`: figure -> title, notebook, parameters, files),
 - the key-number registry the figure-number tests and ``scripts/measure_envelope.py`` read (:func:`figure_numbers`),
 - the book's runs that ``make`` trains up front (:func:`book_configs`),
 - the recorded sets a figure is drawn from, which its caption names (:func:`recorded_sets`).
 
-A paper declares ``CHAPTERS`` (a tuple of :class:`Chapter`) and ``load_set(name)`` (the
-histories of one of its recorded sets, or of ``"default"``: its default runs that recorded
-figures compare with) in ``grok_lib/<part>/chapters.py`` or its ``chapters`` package (with ``REGISTRY``, its claims,
-there); a part with recorded figures also declares ``recorded_profiles()`` (profile -> its configs), which their
-captions compare with. Reading Part A's declarations loads no matplotlib (its plot modules are named
-with :func:`lazy_import`: the GPU check reads them on a machine without it); the chapter modules of Parts B and C
-import pyplot with the rest of the chapter.
+A part's ``chapters`` package gathers its chapter modules for the book (:func:`gathered`: ``CHAPTERS``, ``REGISTRY``)
+and declares ``load_set(name)`` (the histories of one of its recorded sets, or of ``"default"``: its default runs
+that recorded figures compare with); a part with recorded figures also declares ``recorded_profiles()`` (profile ->
+its configs), which their captions compare with. Reading Part A's declarations loads no matplotlib (its chapter
+modules name it with :func:`deferred`: the GPU check reads them on a machine without it); the chapter modules of
+Parts B and C import pyplot with the rest of the chapter.
 """
 
 from __future__ import annotations
 
-import importlib.util
 import re
 import sys
 from dataclasses import dataclass
 from importlib import import_module
-from pathlib import Path
 from typing import Callable, Mapping, Optional, Sequence, Union
 
 from .paths import parts
@@ -61,22 +57,23 @@ def shaped(runs: Runs, histories: Sequence) -> Union[list, dict]:
     return {name: [by_config[c] for c in group] for name, group in runs.items()}
 
 
-def lazy_import(name: str):
-    """Module ``name``, loaded at its first attribute access (the standard library's ``LazyLoader``): a part's
-    chapters name their plot modules this way, so that reading the declarations loads no matplotlib (the GPU check
-    reads them on a machine with torch and numpy only); drawing a figure loads it."""
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.find_spec(name)
-    if spec is None:
-        raise ModuleNotFoundError(f"lazy_import: no module named {name!r}", name=name)
-    spec.loader = importlib.util.LazyLoader(spec.loader)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    parent, _, child = name.rpartition(".")
-    setattr(sys.modules[parent], child, module)  # as an import does: ``from <parent> import <child>`` finds it
-    return module
+class _Deferred:
+    def __init__(self, name: str):
+        self._name = name
+
+    def __getattr__(self, attr: str):
+        return getattr(import_module(self._name), attr)
+
+    def __repr__(self) -> str:
+        return f"<module {self._name!r}, imported at first use>"
+
+
+def deferred(name: str):
+    """Module ``name``, imported at its first attribute access and not looked up before (finding a module's spec
+    runs its package's ``__init__``): Part A's chapter modules name matplotlib and the plotting style this way, so
+    that reading their declarations needs no matplotlib installed (the GPU check reads them on a machine with torch
+    and numpy only); drawing a figure imports it."""
+    return _Deferred(name)
 
 
 def no_claim_runs(runs: Runs) -> list:
@@ -100,7 +97,7 @@ class Chapter:
     runs: Callable[[str], Runs]  # profile -> the configs its setup call plans with no overrides (list or named groups)
     figures: tuple[Figure, ...]
     claim_runs: Callable[[Runs], list] = no_claim_runs  # its runs (as ``runs`` gives them) -> configs one claim reads
-    claims: tuple[str, ...] = ()  # the ids of the claims its notebook grades (:func:`claims_of` its part holds them)
+    claims: tuple[str, ...] = ()  # the ids of the claims its notebook grades (its chapter module's CLAIMS)
 
     @property
     def stem(self) -> str:
@@ -127,6 +124,27 @@ def gathered(part: str) -> dict:
             "REGISTRY": {cid: claim for m in modules for cid, claim in getattr(m, "CLAIMS", {}).items()}}
 
 
+def gathering(part: str, namespace: dict, lazy: Optional[Mapping[str, Callable[[], object]]] = None):
+    """``(__getattr__, __dir__)`` for the ``chapters`` package of ``part`` (PEP 562; ``namespace``: the package's
+    ``globals()``): ``MODULES``, ``CHAPTERS`` and ``REGISTRY`` (:func:`gathered`), and each name of ``lazy`` (its
+    value made by calling the function given), are gathered together at the first use of any and kept. So a notebook
+    that imports its own chapter module loads no other chapter, and an edit to one chapter re-executes only its
+    notebook (and the claims report, which reads every chapter's claims)."""
+    lazy = dict(lazy or {})
+    names = ("MODULES", "CHAPTERS", "REGISTRY", *lazy)
+
+    def __getattr__(name: str):
+        if name not in names:
+            raise AttributeError(f"module {namespace['__name__']!r} has no attribute {name!r}")
+        namespace.update(gathered(part), **{k: make() for k, make in lazy.items()})
+        return namespace[name]
+
+    def __dir__():
+        return sorted({*namespace, *names})
+
+    return __getattr__, __dir__
+
+
 def _module(part: str):
     return import_module(f"grok_lib.{part}.chapters")
 
@@ -145,12 +163,8 @@ def chapter(part: str, stem: str) -> Chapter:
 
 
 def claims_of(part: str) -> dict:
-    """``part``'s claims by id. A part laid out one module per chapter (``grok_lib/<part>/chapters/``) gathers them
-    from its chapter modules (its package's ``REGISTRY``); a part laid out by role keeps them in its ``claims``
-    module, read alone (the claims report then imports no chapter, key-number or plot module of that part)."""
-    if (Path(__file__).parent / part / "chapters" / "__init__.py").exists():
-        return _module(part).REGISTRY
-    return import_module(f"grok_lib.{part}.claims").REGISTRY
+    """``part``'s claims by id, gathered from its chapter modules (its ``chapters`` package's ``REGISTRY``)."""
+    return _module(part).REGISTRY
 
 
 def registry() -> dict:
@@ -169,10 +183,9 @@ def figures(part: Optional[str] = None) -> dict[str, tuple[Chapter, Figure]]:
 
 
 def declaring(name: str) -> tuple[Chapter, Figure]:
-    """(its chapter, the figure) of figure ``name``. Where the part is laid out one module per chapter
-    (``grok_lib/<part>/chapters/<stem>.py``), the chapter modules already loaded are asked first: a notebook has
-    imported its own, so drawing its figure loads no other chapter (and an edit to another chapter does not
-    re-execute it); otherwise, or if none of them declares it, the part's declarations are read."""
+    """(its chapter, the figure) of figure ``name``. The chapter modules already loaded are asked first: a notebook
+    has imported its own, so drawing its figure loads no other chapter (and an edit to another chapter does not
+    re-execute it); otherwise, or if none of them declares it, the part's chapters are gathered."""
     part = name.split("/", 1)[0]
     prefix = f"grok_lib.{part}.chapters."
     for module_name, module in list(sys.modules.items()):

@@ -2,8 +2,8 @@
 and the landing page read.
 
 A claim (:class:`grok_lib.grading.Claim`) declares before any run what it is and how it is graded; the one rule
-that grades it is :mod:`grok_lib.grading`. Each paper's registry and its checks live in that paper's package
-(``grok_lib.paper_a.claims``, ...). Notebooks grade claims on their runs and record the results here
+that grades it is :mod:`grok_lib.grading`. Each claim and its check live in its chapter's module
+(``grok_lib.paper_a.chapters.fig1_loss_curves``, ...). Notebooks grade claims on their runs and record the results here
 (:func:`save_records`, one JSON file per notebook and setting); the claims report, the findings boxes and the
 landing page are generated from the records.
 """

@@ -3,8 +3,8 @@
 Figure regression guards every figure twice: its declared drawing against a baseline image
 (tests/test_figure_images.py), and the numbers it plots against the values the book holds (:func:`committed`:
 the ``numbers`` of the figure's data file, ``book/figure_files/<part>/<figure>.json``, which the notebook's
-committed run writes) with the tolerances below. Each paper's package reduces its runs to those numbers
-(``grok_lib.paper_a.key_numbers``, ...); after a deliberate change ``make notebooks`` writes them again, and
+committed run writes) with the tolerances below. Each chapter module reduces its runs to those numbers
+(the ``numbers`` of each ``Figure`` it declares); after a deliberate change ``make notebooks`` writes them again, and
 ``make baselines`` the images.
 """
 

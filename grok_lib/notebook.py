@@ -3,7 +3,7 @@ where a run writes.
 
 Each chapter's setup function builds a :class:`Run` from a notebook's parameters (one call,
 parameters in, configs and histories out), so notebooks define no functions and repeat no
-plumbing: a chapter module's ``run`` (Parts B and C), or a function of Part A's ``chapter_runs`` module. The setup
+plumbing: its chapter module's ``run``. The setup
 cell passes the notebook's namespace explicitly::
 
     run = chapter.run(**notebook.parameters(globals(), chapter.run))

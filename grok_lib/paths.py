@@ -99,9 +99,8 @@ def figure_path(name: str, suffix: str = ".png", folder: Path = FIGURES) -> Path
 
 def parts() -> list[str]:
     """The paper packages of grok_lib that are parts of the book (``paper_a``, ...): found on disk,
-    not imported; a part is a ``paper_*`` package with a ``chapters`` module or package (its chapters'
-    declarations, :mod:`grok_lib.chapters`). What scripts and tests iterate over, so a new part is never
+    not imported; a part is a ``paper_*`` package with a ``chapters`` package (its chapter modules,
+    :mod:`grok_lib.chapters`). What scripts and tests iterate over, so a new part is never
     silently skipped (tests/test_layout.py fails on a ``paper_*`` package without one)."""
     lib = Path(__file__).parent
-    return sorted(p.name for p in lib.glob("paper_*")
-                  if (p / "chapters.py").exists() or (p / "chapters" / "__init__.py").exists())
+    return sorted(p.name for p in lib.glob("paper_*") if (p / "chapters" / "__init__.py").exists())

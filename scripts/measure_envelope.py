@@ -388,13 +388,14 @@ def lr_check(figures_envelope: dict) -> dict:
     from dataclasses import replace
 
     from grok_lib import figure_numbers
-    from grok_lib.paper_a import config, key_numbers
+    from grok_lib.paper_a import config
+    from grok_lib.paper_a.chapters import fig1_loss_curves as fig1_chapter
     from grok_lib.runs import run_all
 
     configs = config.sweep("default")
     changed = [replace(c, lr=c.lr * 1.01) if c.weight_decay == 1.0 else c for c in configs]
     problems = figure_numbers.compare_envelope(figures_envelope["paper_a/fig1_loss_curves"],
-                                               key_numbers.fig1_loss_curves(run_all(changed, workers=2)))
+                                               fig1_chapter.fig1_loss_curves(run_all(changed, workers=2)))
     return {"figure": "paper_a/fig1_loss_curves", "change": "lr x 1.01 for the lambda = 1 run",
             "outside": len(problems), "examples": problems[:5]}
 

@@ -6,6 +6,7 @@ import dataclasses
 import numpy as np
 import pytest
 
+
 from grok_lib.paper_a.dln import config as deep_linear
 from grok_lib.paper_a.config import profile_config
 from grok_lib.plans import run_key

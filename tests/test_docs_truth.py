@@ -12,7 +12,8 @@ import pytest
 from grok_lib.chapters import book_configs
 from grok_lib.config import ConfigError
 from grok_lib.notebook import parameters
-from grok_lib.paper_a import chapter_runs as runs_a
+from grok_lib.paper_a import run_sets
+from grok_lib.paper_a.chapters import deep_linear_clocks as dln_chapter
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text()
@@ -58,12 +59,12 @@ def _message(call, **given) -> str:
 
 #: Each example error DEVELOPING.md quotes, and the call that makes it today.
 EXAMPLES = {
-    "unknown parameter": lambda: _message(lambda: parameters({"lr": 1e6}, runs_a.mlp)),
-    "train_frac": lambda: _message(runs_a.mlp, train_frac=1.5),
-    "weight_decays": lambda: _message(runs_a.mlp, weight_decays=[-1]),
-    "depths": lambda: _message(runs_a.deep_linear, depths=[5]),
-    "memory": lambda: _message(runs_a.mlp, p=10007),
-    "time": lambda: _message(runs_a.deep_linear, steps=10**13),
+    "unknown parameter": lambda: _message(lambda: parameters({"lr": 1e6}, run_sets.mlp)),
+    "train_frac": lambda: _message(run_sets.mlp, train_frac=1.5),
+    "weight_decays": lambda: _message(run_sets.mlp, weight_decays=[-1]),
+    "depths": lambda: _message(dln_chapter.run, depths=[5]),
+    "memory": lambda: _message(run_sets.mlp, p=10007),
+    "time": lambda: _message(dln_chapter.run, steps=10**13),
 }
 
 

@@ -6,6 +6,7 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
+
 from grok_lib.paper_a.dln import clocks as dc
 from grok_lib.fits import linear_fit, power_law_fit, theta_from_gap_exponent, theta_from_trep_exponent
 from grok_lib.history import History

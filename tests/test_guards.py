@@ -29,7 +29,8 @@ from grok_lib import guard, paths
 from grok_lib.atomic import atomic_write
 from grok_lib.config import ConfigError
 from grok_lib.notebook import parameters
-from grok_lib.paper_a import chapter_runs as runs_a
+from grok_lib.paper_a import run_sets
+from grok_lib.paper_a.chapters import deep_linear_clocks as dln_chapter
 from grok_lib.paper_b.chapters import init_scale_adamw as init_chapter
 from grok_lib.paper_b.chapters import kernel_vs_rich as kernel_chapter
 from grok_lib.paper_b.chapters import matrix_completion as matrix_chapter
@@ -71,7 +72,7 @@ def test_a_symlink_into_the_book_is_followed(tmp_path, monkeypatch):
     assert list((tmp_path / "repo" / "book").iterdir()) == []
 
 
-SETUPS = [(runs_a.mlp, {}), (runs_a.deep_linear, {}), (sparse_chapter.run, {}), (modular_chapter.run, {}),
+SETUPS = [(run_sets.mlp, {}), (dln_chapter.run, {}), (sparse_chapter.run, {}), (modular_chapter.run, {}),
           (ch_loss_curves.run, {}), (ch_nets.run, {})]
 IDS = [f"{s.__module__.removeprefix('grok_lib.')}.{s.__name__}" for s, _ in SETUPS]
 
@@ -135,9 +136,9 @@ def test_rerun_refuses_an_output_whose_outputs_folder_leads_into_the_book(tmp_pa
 # --- bounds: one line naming the parameter, before anything is trained or written ----------------------------------
 BOUNDS = [
     # integers within int64, seeds within 32 bits
-    (runs_a.mlp, {"data_seed": BIG}, r"^data_seed must be an integer from 0 to 2\*\*63 - 1 \(int64\), got 18446744073709551616$"),
-    (runs_a.mlp, {"epochs": BIG}, r"^epochs must be an integer from 1 to 2\*\*63 - 1 \(int64\)"),
-    (runs_a.deep_linear, {"seed": BIG}, r"^seed must be an integer from 0 to 2\*\*63 - 1"),
+    (run_sets.mlp, {"data_seed": BIG}, r"^data_seed must be an integer from 0 to 2\*\*63 - 1 \(int64\), got 18446744073709551616$"),
+    (run_sets.mlp, {"epochs": BIG}, r"^epochs must be an integer from 1 to 2\*\*63 - 1 \(int64\)"),
+    (dln_chapter.run, {"seed": BIG}, r"^seed must be an integer from 0 to 2\*\*63 - 1"),
     (modular_chapter.run, {"seeds": [BIG]}, r"^seeds must be a non-empty list of integers in \[0, 4294967295\]"),
     (init_chapter.run, {"seeds": [2**32]}, r"^seeds must be a non-empty list of integers in \[0, 4294967295\]"),
     (sparse_chapter.run, {"k": BIG}, r"^k must be an integer from 1 to 2\*\*63 - 1"),
@@ -145,7 +146,7 @@ BOUNDS = [
     (ch_grok_time.run, {"steps": BIG}, r"^steps must be an integer from 1 to 2\*\*63 - 1"),
     (ch_d_out.run, {"d_outs": [BIG]}, r"^d_outs must be a non-empty list of integers in \[1, 9223372036854775807\]"),
     # a run's time on this CPU: the kind's cost per step x its steps
-    (runs_a.deep_linear, {"steps": 10**13}, r"^steps=10000000000000 would take about .* h on this machine's CPU .*"
+    (dln_chapter.run, {"steps": 10**13}, r"^steps=10000000000000 would take about .* h on this machine's CPU .*"
                                             r"at most 24 h \(GROK_MAX_RUN_HOURS; .*\): steps <= \d+ fits"),
     (modular_chapter.run, {"steps": 10**13}, r"^steps=10000000000000 would take about .* h .*: steps <= \d+ fits"),
     (init_chapter.run, {"steps": 10**10}, r"^steps=10000000000 (needs about .* GiB|would take about .* h)"),
@@ -164,7 +165,7 @@ BOUNDS = [
     (ch_loss_curves.run, {"eps": 1e-300}, r"eps must be a number in \[1e-12, 1.0\), got 1e-300$"),
     (ch_loss_curves.run, {"lams": [1e-300]}, r"^lams must be >= d_in / 1e\+07 so that N_tr"),
     (ch_weight_decay.run, {"gammas": [1e300]}, r"^gammas value 1e\+300: eta must be < "),
-    (runs_a.mlp, {"weight_decays": [float("inf")]}, r"^weight_decays must be a non-empty list of numbers in \[0.0, inf\)"),
+    (run_sets.mlp, {"weight_decays": [float("inf")]}, r"^weight_decays must be a non-empty list of numbers in \[0.0, inf\)"),
 ]
 
 

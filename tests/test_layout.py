@@ -123,26 +123,12 @@ def test_the_claims_records_are_in_one_folder_per_part():
     assert not list(RECORDS.glob("*.json")), "records live under book/claims/<part>/"
 
 
-#: Every paper package's one shape: the rank of each module that grades claims, and the import direction between
-#: them (thresholds -> claims -> checks -> chapters): a module never imports one of a higher rank in its package.
-#: The key numbers (``key_numbers`` and the ``*_numbers`` / ``numbers_*`` modules split from it) sit beside the
-#: registry: the checks read them, they read no check.
-SHAPE = {"thresholds": 0, "claims": 1, "numbers": 1, "checks": 2, "chapters": 3}
-PACKAGES = [*PARTS, "paper_a.dln"]
-
-
-def _rank(module: str):
-    """The rank of a paper module by its name (``checks_mlp`` is a checks module, ``mlp_numbers`` a key-numbers
-    module), or None."""
-    stem = module.rsplit(".", 1)[-1]
-    if stem == "key_numbers" or stem.endswith("_numbers") or stem.startswith("numbers_"):
-        return SHAPE["numbers"]
-    return next((r for name, r in SHAPE.items() if stem == name or stem.startswith(f"{name}_")), None)
-
-
-#: The parts laid out one module per chapter (``grok_lib/<part>/chapters/<stem>.py``); the others keep the role modules
-#: until they move (issue #41).
+#: The parts laid out one module per chapter (``grok_lib/<part>/chapters/<stem>.py``): every part (issue #41).
 BY_CHAPTER = [p for p in PARTS if (LIB / p / "chapters" / "__init__.py").exists()]
+
+
+def test_every_part_is_laid_out_one_module_per_chapter():
+    assert BY_CHAPTER == PARTS
 #: The role modules a part laid out by chapter no longer has: each chapter module holds its own share of them.
 ROLES = ("chapter_runs", "thresholds", "claims", "checks", "key_numbers", "readings", "plots")
 
@@ -152,39 +138,22 @@ def test_a_part_laid_out_by_chapter_has_one_module_per_notebook_and_no_role_modu
     folder = LIB / part
     chapter_modules = {p.stem for p in (folder / "chapters").glob("*.py")} - {"__init__"}
     assert chapter_modules == {p.stem for p in (paths.ROOT / "notebooks" / part).glob("*.ipynb")}
-    roles = sorted(p.stem for p in folder.glob("*.py") if p.stem.startswith(ROLES) or p.stem.endswith("_numbers")
-                   and p.stem != "curve_numbers" or p.stem.startswith("numbers_"))
+    modules = [p for p in folder.rglob("*.py") if "chapters" not in p.relative_to(folder).parts]  # dln/ too
+    roles = sorted(p.relative_to(folder).as_posix() for p in modules if p.stem.startswith(ROLES)
+                   or p.stem.endswith("_numbers") and p.stem != "curve_numbers" or p.stem.startswith("numbers_"))
     assert not roles, f"{part} still has role modules {roles}"
     for stem in chapter_modules:
         module = importlib.import_module(f"grok_lib.{part}.chapters.{stem}")
         assert module.CHAPTER.notebook == f"notebooks/{part}/{stem}.ipynb"
         assert module.CHAPTER.claims == tuple(getattr(module, "CLAIMS", {})), "a chapter grades the claims it declares"
     # what two chapters share never reads a chapter: the import direction is shared -> chapter
-    for path in folder.glob("*.py"):
+    for path in modules:
         upward = sorted(n for n in imported_modules(path) if n.startswith(f"grok_lib.{part}.chapters"))
         assert not upward, f"{path.name} imports {upward}"
     for path in (folder / "chapters").glob("*.py"):
         sideways = sorted(n for n in imported_modules(path) if n.startswith(f"grok_lib.{part}.chapters.")
                           and path.stem != "__init__")
         assert not sideways, f"chapter {path.stem} imports another chapter: {sideways}"
-
-
-@pytest.mark.parametrize("package", [p for p in PACKAGES if p not in BY_CHAPTER])
-def test_every_paper_package_has_the_one_shape_and_its_import_direction(package):
-    folder = LIB.joinpath(*package.split("."))
-    if package in PARTS:
-        assert {"chapter_runs", "key_numbers"} <= {p.stem for p in folder.glob("*.py")}
-    assert {"thresholds", "claims", "checks"} <= {p.stem for p in folder.glob("*.py")}
-    upward = []
-    for path in folder.glob("*.py"):
-        mine = _rank(path.stem)
-        if mine is None:
-            continue
-        for name in imported_modules(path):
-            inner = name.removeprefix(f"grok_lib.{package}.").split(".")[0]
-            if name.startswith(f"grok_lib.{package}.") and _rank(inner) is not None and _rank(inner) > mine:
-                upward.append(f"{path.stem} imports {inner}")
-    assert not upward, f"{package}: {upward} (thresholds -> claims -> checks -> chapters)"
 
 
 #: What a later paper may import of an earlier one (DEVELOPING.md, "How to add a paper"): what it reruns.

@@ -119,13 +119,10 @@ def test_make_book_part_executes_that_parts_notebooks_and_no_other(part):
 @pytest.mark.parametrize("nb", [n for n in NOTEBOOKS if n != REPORT], ids=lambda p: p.relative_to(ROOT).as_posix())
 def test_figure_notebook_makes_one_setup_call(nb):
     code = "\n".join("".join(c["source"]) for c in cells(nb) if c["cell_type"] == "code")
-    # one call builds the notebook's run; the readers of recorded runs (Paper A) only load committed data (and
-    # judged_seeds adds the recorded seeds of the same settings to the run's own); paper_alphas trains nothing
-    readers = {"recorded", "paper_splits", "seed_sweeps", "default_runs", "judged_seeds", "paper_alphas"}
-    calls = [name for name in re.findall(r"\bchapter_runs\.(\w+)\(", code) if name not in readers]
-    calls += re.findall(r"\bchapter\.(run)\(", code)  # a part laid out by chapter: the chapter module's ``run``
+    # one call builds the notebook's run: its chapter module's ``run``
+    calls = re.findall(r"\bchapter\.(run)\(", code)
     assert len(calls) == 1, f"one setup call per notebook, got {calls}"
-    assert "run_all(" not in code and "profile_config(" not in code, "the chapter_runs call owns the plumbing"
+    assert "run_all(" not in code and "profile_config(" not in code, "the chapter's run call owns the plumbing"
 
 
 # --- prose that cannot go stale (issue 25): a markdown cell never types a number the page measures ---

@@ -6,6 +6,7 @@ profile's sizes, writing beside its output notebook and never into the book.
 parameter.)
 """
 
+import importlib
 import inspect
 import re
 from pathlib import Path
@@ -27,12 +28,12 @@ def _use_scratch_store(scratch_store):  # every test here: a scratch run store (
 
 
 def call_of(nb: Path):
-    """The setup function notebook ``nb`` calls, as its chapter declares it (``chapter_runs.<fn>``, or the chapter
-    module's ``run`` where the part is laid out by chapter); the notebook does call it so."""
+    """The setup function notebook ``nb`` calls, as its chapter declares it: its chapter module's ``run`` (Part A's MLP
+    chapters share one, imported as their ``run``); the notebook does call it so."""
     call = chapter(nb.parent.name, nb.stem).call
+    assert importlib.import_module(f"grok_lib.{nb.parent.name}.chapters.{nb.stem}").run is call
     code = "\n".join(src for _, src in code_cells(nb))
-    held = "chapter" if call.__module__.endswith(f".chapters.{nb.stem}") else "chapter_runs"
-    assert f"{held}.{call.__name__}(**notebook.parameters(globals(), {held}.{call.__name__}))" in code
+    assert "chapter.run(**notebook.parameters(globals(), chapter.run))" in code
     return call
 
 

@@ -12,7 +12,7 @@ import pytest
 
 from grok_lib import kinds
 from grok_lib.config import ConfigError
-from grok_lib.paper_a import chapter_runs as runs_a
+from grok_lib.paper_a import run_sets
 from grok_lib.paper_b import config as config_b
 from grok_lib.paper_b.chapters import init_scale_adamw as init_chapter
 from grok_lib.paper_b.chapters import kernel_vs_rich as kernel_chapter
@@ -61,7 +61,7 @@ CASES = [
     (modular_chapter.run, {"width": 10**8}, r"^width=100000000 needs about .* width <= \d+ fits"),
     (ch_loss_curves.run, {"d_in": 10**5}, r"^d_in=100000 needs about .* d_in <= \d+ fits"),
     (ch_d_out.run, {"d_outs": [10**9]}, r"^d_outs=1000000000 needs about .* GiB .*: d_outs <= \d+ fits"),
-    (runs_a.mlp, {"width": 10**7}, r"^width=10000000 needs about .* width <= \d+ fits"),
+    (run_sets.mlp, {"width": 10**7}, r"^width=10000000 needs about .* width <= \d+ fits"),
 ]
 
 

@@ -58,9 +58,10 @@ def test_a_comment_in_the_plotting_style_re_executes_the_notebooks_that_draw_wit
 
 
 @pytest.mark.parametrize("part, stem", [("paper_c", "weight_decay"), ("paper_c", "nets"),
-                                        ("paper_b", "sparse_classification"), ("paper_b", "kernel_vs_rich")])
+                                        ("paper_b", "sparse_classification"), ("paper_b", "kernel_vs_rich"),
+                                        ("paper_a", "fig2_embedding_geometry"), ("paper_a", "deep_linear_clocks")])
 def test_a_comment_in_one_chapter_module_re_executes_its_notebook_and_the_report_only(part, stem):
-    """Parts B and C are laid out one module per chapter (grok_lib/<part>/chapters/<stem>.py) and a notebook imports
+    """Every part is laid out one module per chapter (grok_lib/<part>/chapters/<stem>.py) and a notebook imports
     only its own chapter module: an edit to one chapter re-executes that chapter's notebook and the claims report (which
     reads every chapter's claims), no other chapter's (the two sparse chapters share their runs, not their module)."""
     changed = {name for name, (now, edited) in _fingerprints(f"grok_lib.{part}.chapters.{stem}").items()

@@ -21,7 +21,7 @@ import pytest
 
 from grok_lib import notebook
 from grok_lib.config import ConfigError
-from grok_lib.paper_a import chapter_runs, config as mlp_config
+from grok_lib.paper_a import config as mlp_config, run_sets
 
 from notebook_exec import code_cells, execute
 
@@ -56,7 +56,7 @@ def test_an_unknown_parameter_stops_the_notebook_before_training(given, scratch_
 
 
 @pytest.mark.parametrize("nb", ALL_NOTEBOOKS, ids=lambda p: p.relative_to(ROOT).as_posix())
-@pytest.mark.parametrize("name", ["chapter_runs", "notebook", "checks", "key_numbers", "Markdown"])
+@pytest.mark.parametrize("name", ["chapter", "notebook", "tables", "run", "Markdown"])
 def test_a_name_the_setup_cell_reimports_is_still_an_unknown_parameter(nb, name, scratch_store, book_unchanged):
     with pytest.raises(ConfigError, match=f"^unknown parameter\\(s\\) {name}: this notebook's parameters are "):
         execute(nb, {"profile": "ci" if nb.parent.name != "notebooks" else "default", name: 1})
@@ -64,18 +64,18 @@ def test_a_name_the_setup_cell_reimports_is_still_an_unknown_parameter(nb, name,
 
 def test_papermill_with_a_reimported_name_fails_in_the_setup_cell(tmp_path, scratch_store):
     proc = subprocess.run([str(PAPERMILL), str(FIG1), str(tmp_path / "fig1.ipynb"), "-p", "profile", "ci",
-                           "-p", "chapter_runs", "1"], capture_output=True, text=True, env=os.environ | {"OMP_NUM_THREADS": "1"})
+                           "-p", "chapter", "1"], capture_output=True, text=True, env=os.environ | {"OMP_NUM_THREADS": "1"})
     assert proc.returncode != 0
-    assert "ConfigError: unknown parameter(s) chapter_runs: this notebook's parameters are profile" in proc.stdout + proc.stderr
+    assert "ConfigError: unknown parameter(s) chapter: this notebook's parameters are profile" in proc.stdout + proc.stderr
 
 
 def test_the_notebook_namespace_check_ignores_what_is_not_a_parameter():
     ns = {"__builtins__": {}, "_i1": "x", "In": [], "Out": {}, "get_ipython": print, "json": json,
           "Markdown": type("Markdown", (), {}), "profile": "ci", "width": 8, "PAPERMILL_OUTPUT_PATH": "/tmp/x.ipynb",
           "SWEEP_RUNS": (("gd", 0.0),)}
-    kwargs = notebook.parameters(ns, chapter_runs.mlp)
+    kwargs = notebook.parameters(ns, run_sets.mlp)
     assert kwargs == {"profile": "ci", "width": 8, "output_path": "/tmp/x.ipynb"}
-    assert notebook.parameters({"run": notebook.Run("ci", {}, []), "table": [1]}, chapter_runs.mlp) == {"output_path": None}
+    assert notebook.parameters({"run": notebook.Run("ci", {}, []), "table": [1]}, run_sets.mlp) == {"output_path": None}
 
 
 def test_papermill_with_an_unknown_parameter_fails_in_the_setup_cell(tmp_path, scratch_store):

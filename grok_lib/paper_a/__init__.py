@@ -9,21 +9,20 @@
 - :mod:`.clocks`          the slow clock: the stable rank's fall after its peak
 - :mod:`.geometry`        Fourier spectra and the polygon of Figure 2
 - :mod:`.relu_reduction`  activation-pattern churn and the reduced (pattern-frozen) model
-- :mod:`.key_numbers`     each figure's key numbers (printed, regression-tested, read by the checks)
-- :mod:`.sensitivity`     each claim's quantity at every point of its grid (the tables), and the phase tables
-- :mod:`.recorded_numbers` the recorded sets' key numbers: the splits, the paper's settings, the second init
-- :mod:`.plots`           the loss and clock figures (1, 3, at the paper's settings, the inits); shared colours
-- :mod:`.mechanism_plots` the figures of embedding geometry, the gradient hierarchy and activation patterns
-- :mod:`.robustness`      threshold grids, phases in epochs, seed spreads and each seed graded alone
-- :mod:`.thresholds`      each MLP claim's bar and grid, and the regimes' levels
-- :mod:`.claims`          the registry of Paper A's claims (MLP and deep linear), each declared before any run
-- :mod:`.readings`        the pages' graded results in words (for glue)
-- :mod:`.checks`          the MLP claims' evaluators and regimes: sweeps (one per seed) in, graded results out
 - :mod:`.recordings`      the recorded sets: the paper's settings, both splits, a second init, more seeds
-- :mod:`.chapter_runs`    the one call each notebook makes: parameters in, configs and histories out
-- :mod:`.chapters`        each notebook declared once: its call, its runs and its figures (title, key numbers)
+- :mod:`.claim_terms`     what several chapters' claims share: the fit level and its grid, the regimes' levels, the
+  paper's width and axis
+- :mod:`.run_sets`        the runs several chapters read: the MLP chapters' one call (the weight-decay sweep), the
+  recorded sets, the seeds a verdict is judged on
+- :mod:`.draws`           what several chapters' checks share: a sweep's members and seed, the regimes, inversions
+- :mod:`.curve_numbers`   what several chapters' tables, key numbers and the GPU check read off a run
+- :mod:`.robustness`      seed spreads and each seed graded alone, runs by weight decay
+- :mod:`.words`           graded results in the prose's words (for glue)
+- :mod:`.panels`          the colours and the paper's window every MLP figure shares
+- :mod:`.chapters`        one module per notebook (``chapters/<stem>.py``): its call ``run``, bars and claims, checks,
+  key numbers and tables, the numbers its prose quotes and its figures' drawing
 - :mod:`.kinds`           Paper A's rows in the table of run kinds (imported here, so they always exist)
-- :mod:`.dln`             the deep-linear-network theory chapter (numpy, float64)
+- :mod:`.dln`             the deep-linear networks of the theory chapter (numpy, float64)
 """
 
 from . import kinds  # noqa: F401 (registers Paper A's run kinds)

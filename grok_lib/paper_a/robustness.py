@@ -1,13 +1,9 @@
-"""How sure Paper A's verdicts are: the thresholds they depend on, moved; phases measured in
-epochs; the verdicts seed by seed.
+"""How sure Paper A's verdicts are over seeds: a quantity's spread over the seeds, each seed graded alone, the
+verdicts that differ between seeds, and runs in weight-decay order.
 
-Every level the paper does not give is the book's choice, so each claim that rests on one is graded
-at every value of its grid (declared in the claim, :mod:`grok_lib.paper_a.claims`; the grids are the
-constants of :mod:`grok_lib.paper_a.thresholds`, re-exported here for the tables of
-:mod:`grok_lib.paper_a.sensitivity`): by the one rule (:mod:`grok_lib.grading`) a claim is reproduced
-only where every seed and every grid choice passes, not reproduced where none does, and inconclusive
-otherwise. The grids hold the book's own value.
-"""
+By the one rule (:mod:`grok_lib.grading`) a claim is reproduced only where every seed and every grid choice passes,
+not reproduced where none does, and inconclusive otherwise. Each chapter's grids of thresholds (the sensitivity
+tables) are in its chapter module."""
 
 from __future__ import annotations
 
@@ -16,74 +12,10 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from ..clocks import grokking_epoch, t_cls
 from ..grading import Result
 from ..history import History
-from .clocks import T_REP_FRACTION, t_rep_srank
-from .relu_reduction import FROZEN_CHURN, frozen_epoch
-from .thresholds import FIT_EPS_GRID, FROZEN_CHURN_GRID, RATIO_EPS_GRID, T_REP_FRACTIONS
-
-#: T_grok: the test accuracy that counts as grokked (the book's: 0.95; reported, not graded).
-GROK_ACC_GRID = (0.9, 0.95, 0.99)
-#: T_rep: the fractions of the stable rank's peak it must fall to, the clock ratio's grid (the book's: 0.8).
-T_REP_FRACTION_GRID = T_REP_FRACTIONS
-#: FIT_EPS_GRID (T_cls of "fitted", the book's 1e-3), RATIO_EPS_GRID (the clock ratio's T_cls, the book's 1e-4)
-#: and FROZEN_CHURN_GRID (bits flipped per 50 epochs below which patterns count as frozen, the book's 1e-3)
-#: are the claims' own grids (:mod:`grok_lib.paper_a.thresholds`).
-
-assert T_REP_FRACTION in T_REP_FRACTION_GRID and FROZEN_CHURN in FROZEN_CHURN_GRID
 
 
-def clock_ratio(history: History, fraction: float, eps: float, matrix: str = "E") -> float:
-    """T_rep(fraction) / T_cls(eps): NaN where either clock never stops."""
-    return t_rep_srank(history, matrix, fraction) / t_cls(history, eps)
-
-
-def ratio_grid(history: History, matrix: str = "E") -> dict[tuple[float, float], float]:
-    """The clock ratio at every (T_rep fraction, T_cls level) of the grids."""
-    return {(f, e): clock_ratio(history, f, e, matrix) for f in T_REP_FRACTION_GRID for e in RATIO_EPS_GRID}
-
-
-def grok_grid(history: History) -> dict[float, float]:
-    """The grokking epoch at every accuracy of :data:`GROK_ACC_GRID`."""
-    return {acc: grokking_epoch(history, acc) for acc in GROK_ACC_GRID}
-
-
-# --- phases, in epochs ---------------------------------------------------------------------------
-def epoch_share(steps: np.ndarray, flags: np.ndarray, start: float, stop: float) -> float:
-    """The share of the epochs in [start, stop) at which ``flags`` holds, each recorded value
-    standing for the epochs up to the next record (records are log-spaced early, so a share of
-    *records* would overweight the first few hundred epochs). NaN for an empty phase."""
-    steps = np.asarray(steps, dtype=float)
-    lo, hi = steps, np.append(steps[1:], steps[-1])
-    span = np.clip(np.minimum(hi, stop) - np.maximum(lo, start), 0, None)
-    total = span.sum()
-    return float((span * np.asarray(flags, dtype=bool)).sum() / total) if total > 0 else math.nan
-
-
-def phases(history: History, fit_eps: float) -> dict[str, tuple[float, float]]:
-    """The three phases of a run: fitting (before T_cls(fit_eps)), plateau (to T_grok(95%)), late
-    (to the end). A phase the run never reaches is empty."""
-    end = float(history.steps[-1])
-    fit = t_cls(history, fit_eps)
-    grok = grokking_epoch(history)
-    fit = end if math.isnan(fit) else fit
-    grok = end if math.isnan(grok) else max(grok, fit)
-    return {"fitting": (0.0, fit), "plateau": (fit, grok), "late": (grok, end)}
-
-
-def head_share_by_phase(history: History, fit_eps: float) -> dict[str, float]:
-    """Per phase: the share of its epochs with ||grad_U|| > ||grad_E||."""
-    above = history["grad_U"] / history["grad_E"] > 1
-    return {name: epoch_share(history.steps, above, lo, hi) for name, (lo, hi) in phases(history, fit_eps).items()}
-
-
-def frozen_grid(history: History) -> dict[float, float]:
-    """The frozen epoch at every churn threshold of :data:`FROZEN_CHURN_GRID`."""
-    return {c: frozen_epoch(history, c) for c in FROZEN_CHURN_GRID}
-
-
-# --- seeds -----------------------------------------------------------------------------------------
 def by_weight_decay(histories: Sequence[History]) -> list[History]:
     """``histories`` in order of their weight decay (a sweep's panels and claims read them so)."""
     return sorted(histories, key=lambda h: h.cfg.weight_decay)
@@ -137,7 +69,7 @@ def seed_of(histories: Sequence[History]) -> int:
 
 def seed_verdicts(evaluate: Callable, seeds: Sequence[Sequence[History]]) -> dict[str, list[Result]]:
     """Claim id -> its result on each seed's sweep graded alone (``evaluate`` is an evaluator of
-    :mod:`grok_lib.paper_a.checks`, which takes a list of sweeps). The claims' verdicts grade every seed at
+    a chapter module, which takes a list of sweeps). The claims' verdicts grade every seed at
     once; these say which seed moves a verdict that is inconclusive over them."""
     out: dict[str, list[Result]] = {}
     for histories in seeds:

@@ -5,8 +5,13 @@ change that moves a verdict fails CI until the book is re-recorded and the recor
 import pytest
 
 from grok_lib import claims, envelope_verdicts
-from grok_lib.paper_a import checks as checks_a, claims as claims_a, chapter_runs
-from grok_lib.paper_a.dln import checks as checks_linear
+from grok_lib.paper_a import chapters as chapters_a, draws, run_sets
+from grok_lib.paper_a.chapters import activation_patterns as activation_chapter
+from grok_lib.paper_a.chapters import deep_linear_clocks as dln_chapter
+from grok_lib.paper_a.chapters import fig1_loss_curves as fig1_chapter
+from grok_lib.paper_a.chapters import fig2_embedding_geometry as fig2_chapter
+from grok_lib.paper_a.chapters import fig3_stable_rank as fig3_chapter
+from grok_lib.paper_a.chapters import gradient_hierarchy as gradient_chapter
 from grok_lib.paper_a.dln.config import sweep as deep_linear_sweep
 from grok_lib.paper_a.config import profile_config, weight_decay_sweep
 from grok_lib.runs import run_all
@@ -16,20 +21,20 @@ from grok_lib.runs import run_all
 #: at once (the book's runs and the recorded seeds 1 and 2: each evaluator takes one sweep per seed).
 RECORDED = {r["id"]: r["verdict"] for r in claims.load_records() if r["paper"] == "A"}
 
-EVALUATORS = (checks_a.evaluate_fig1, checks_a.evaluate_fig2, checks_a.evaluate_fig3, checks_a.evaluate_gradients,
-              checks_a.evaluate_activations)
-REGISTRY = claims_a.REGISTRY
+EVALUATORS = (fig1_chapter.evaluate_fig1, fig2_chapter.evaluate_fig2, fig3_chapter.evaluate_fig3, gradient_chapter.evaluate_gradients,
+              activation_chapter.evaluate_activations)
+REGISTRY = chapters_a.REGISTRY
 
 
 @pytest.mark.train
 def test_default_profile_verdicts():
     histories = run_all(weight_decay_sweep(profile_config("default")), progress=False)
-    seeds = [histories, *chapter_runs.seed_sweeps()[1:]]
+    seeds = [histories, *run_sets.seed_sweeps()[1:]]
     got = {r.claim.id: r.verdict for evaluate in EVALUATORS for r in evaluate(seeds)}
     linear = run_all(deep_linear_sweep("default"), progress=False)
-    got |= {r.claim.id: r.verdict for r in checks_linear.evaluate_deep_linear(linear)}
+    got |= {r.claim.id: r.verdict for r in dln_chapter.evaluate_deep_linear(linear)}
     robust = {r.claim.id: r.verdict for r in envelope_verdicts.across_arithmetic(
-        [claims.Result(claims_a.REGISTRY[k], "", v) for k, v in got.items()])}  # as the book records them
+        [claims.Result(chapters_a.REGISTRY[k], "", v) for k, v in got.items()])}  # as the book records them
     compared = envelope_verdicts.measured_here(RECORDED)  # in other arithmetic: the claims measured there as graded now
     assert {k: robust[k] for k in compared} == {k: RECORDED[k] for k in compared}
     assert set(robust) == set(RECORDED)
@@ -52,7 +57,7 @@ OTHER_SETTINGS = ("paper", "paper_ordered", "seeds")
 
 def test_mlp_claims_are_recorded_at_every_setting():
     """Every MLP claim but Figure 2's panel B ones, whose U weights the recorded sets do not keep."""
-    mlp = sorted(c.id for c in claims_a.CLAIMS if c.id not in checks_a.OUTPUT_CLAIMS)
+    mlp = sorted(cid for cid in REGISTRY if not cid.startswith("A.dln.") and cid not in fig2_chapter.OUTPUT_CLAIMS)
     for setting in OTHER_SETTINGS:
         records = [r for r in claims.load_records(setting=setting) if r["paper"] == "A"]  # B, C: theirs at "paper"
         assert sorted(r["id"] for r in records) == mlp, setting
@@ -125,9 +130,7 @@ def test_claim_texts_are_typeset_on_the_page_but_kept_as_measured():
 
 def test_the_chapters_declare_exactly_the_registry():
     """Each claim of Paper A is declared by exactly one chapter, and every chapter's claims are in the registry."""
-    from grok_lib.paper_a.chapters import CHAPTERS
-
-    declared = [cid for chapter in CHAPTERS for cid in chapter.claims]
+    declared = [cid for chapter in chapters_a.CHAPTERS for cid in chapter.claims]
     assert sorted(declared) == sorted(REGISTRY) and len(declared) == len(set(declared))
 
 
@@ -155,17 +158,16 @@ def _sweep(keep_u: bool, seed: int = 0):
 @pytest.mark.train
 def test_output_weight_claims_are_graded_where_u_is_kept_and_say_which_seeds():
     kept, recorded = _sweep(True), _sweep(False, seed=1)
-    ids = [r.claim.id for r in checks_a.evaluate_fig2([recorded])]
-    assert not set(ids) & set(checks_a.OUTPUT_CLAIMS)  # a recorded set keeps E alone: U's claims are left out
-    results = {r.claim.id: r for r in checks_a.evaluate_fig2([kept, recorded])}
-    assert set(checks_a.OUTPUT_CLAIMS) <= set(results)
-    for cid in checks_a.OUTPUT_CLAIMS:
+    ids = [r.claim.id for r in fig2_chapter.evaluate_fig2([recorded])]
+    assert not set(ids) & set(fig2_chapter.OUTPUT_CLAIMS)  # a recorded set keeps E alone: U's claims are left out
+    results = {r.claim.id: r for r in fig2_chapter.evaluate_fig2([kept, recorded])}
+    assert set(fig2_chapter.OUTPUT_CLAIMS) <= set(results)
+    for cid in fig2_chapter.OUTPUT_CLAIMS:
         assert {d.seed for d in results[cid].draws} == {0}
         assert "graded at seed 0 alone: the recorded seed 1 keeps E's weights, not U's" in results[cid].measured
     # E's claims read E as before: the circle on E's own dominant frequency
     e_cv = [d.values for d in results["A.fig2.circle"].draws if d.seed == 0][0]
-    from grok_lib.paper_a.key_numbers import polygon_reading
-    assert list(e_cv) == [polygon_reading(h.snapshot("E", int(h.steps[-1])))["radius_cv"]
+    assert list(e_cv) == [fig2_chapter.polygon_reading(h.snapshot("E", int(h.steps[-1])))["radius_cv"]
                           for h in sorted(kept, key=lambda h: h.cfg.weight_decay)]
 
 
@@ -185,8 +187,8 @@ def test_the_stable_rank_order_needs_every_fall_within_its_run():
                        config={"weight_decay": wd, "data_seed": 0}, meta={})
 
     reaching = [run(wd, 0.6) for wd in (0.6, 0.8, 1.0)]
-    assert checks_a.fall_regime([reaching], (0.9, 0.8, 0.7)).ok
+    assert fig3_chapter.fall_regime([reaching], (0.9, 0.8, 0.7)).ok
     short = [run(wd, 0.75) for wd in (0.6, 0.8, 1.0)]
-    where = checks_a.fall_regime([short], (0.9, 0.8, 0.7))
+    where = fig3_chapter.fall_regime([short], (0.9, 0.8, 0.7))
     assert not where.ok and "0 of 3 runs get there" in where.measured
-    assert checks_a.inversions([math.nan, 300.0, 200.0]) == 1.0
+    assert draws.inversions([math.nan, 300.0, 200.0]) == 1.0

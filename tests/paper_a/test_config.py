@@ -6,6 +6,7 @@ from grok_lib.plans import plan
 
 from grok_lib import config as C
 from grok_lib.config import ConfigError
+from grok_lib.paper_a import run_sets
 from grok_lib.paper_a.config import ModAddConfig, profile_config, weight_decay_sweep
 from grok_lib.runs import run_all
 from grok_lib.store import RunStore
@@ -128,11 +129,9 @@ def test_the_deep_linear_sizes_are_bounded():
 
 
 def test_the_whole_sweep_is_validated_before_the_store_is_touched(tmp_path, monkeypatch):
-    from grok_lib.paper_a import chapter_runs
-
     monkeypatch.setenv("GROK_STORE", str(tmp_path / "runs"))
     with pytest.raises(ConfigError, match="^p=10007 needs"):
-        chapter_runs.mlp(profile="ci", p=10007)
+        run_sets.mlp(profile="ci", p=10007)
     assert not (tmp_path / "runs").exists()
 
 
@@ -170,12 +169,10 @@ def test_a_bad_depth_list_names_depths(depths, message):
 
 
 def test_cuda_on_a_cpu_machine_fails_in_the_setup_call_before_the_store(tmp_path, monkeypatch):
-    from grok_lib.paper_a import chapter_runs
-
     monkeypatch.setattr("torch.cuda.is_available", lambda: False)
     monkeypatch.setenv("GROK_STORE", str(tmp_path / "runs"))
     with pytest.raises(ConfigError, match="^device 'cuda' was requested"):
-        chapter_runs.mlp(profile="ci", device="cuda")
+        run_sets.mlp(profile="ci", device="cuda")
     assert not (tmp_path / "runs").exists()
 
 

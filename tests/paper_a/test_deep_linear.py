@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 import torch
 
+from grok_lib.paper_a.chapters import deep_linear_clocks as dln_chapter
 from grok_lib.paper_a.dln import config as dl_config, optim as dl_optim, theory as dl, train as dl_train
 from grok_lib.config import ConfigError
 from grok_lib.plans import run_key
@@ -237,21 +238,20 @@ def test_sharpness_is_the_top_eigenvalue_of_the_objectives_hessian():
 
 
 def test_the_regime_is_measured_on_every_gd_run(tmp_path):
-    from grok_lib.paper_a.dln import checks
     from grok_lib.paper_a.dln.clocks import sharpness
 
     runs = [dl_train.train_deep_linear(c, progress=False) for c in dl_config.sweep("ci", depths=(2,), steps=50)]
-    regime = checks.regime(runs)
+    regime = dln_chapter.regime(runs)
     gd = [h for h in runs if h.cfg.optimizer == "gd"]
     assert regime.ok and f"over the {len(gd)} GD runs" in regime.measured
     assert all(h.cfg.lr * sharpness(h.cfg) < 2 for h in gd)
-    results = checks.evaluate_deep_linear(runs)
+    results = dln_chapter.evaluate_deep_linear(runs)
     assert all(r.regime is not None and r.regime.ok for r in results)
     assert all(r.verdict != "not tested faithfully" for r in results if r.claim.id != "A.dln.fast_log")
     # the same runs, read as if GD had taken steps 100 times larger: outside the regime, whatever they measure
     steep = [dataclasses.replace(h, config=h.config | {"lr": h.cfg.lr * 100}) for h in runs]
-    assert not checks.regime(steep).ok
-    assert {r.verdict for r in checks.evaluate_deep_linear(steep)} == {"not tested faithfully"}
+    assert not dln_chapter.regime(steep).ok
+    assert {r.verdict for r in dln_chapter.evaluate_deep_linear(steep)} == {"not tested faithfully"}
 
 
 def test_contraction_reads_one_rate_for_a_geometric_loss_and_t0_over_t_end_for_a_1_over_t_loss():

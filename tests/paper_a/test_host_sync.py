@@ -11,6 +11,7 @@ import pytest
 import torch
 
 from benchmarks.gpu_check import counted_host_reads, host_reads_outside_recording
+
 from grok_lib.paper_a import train as train_module
 from grok_lib.paper_a.config import profile_config
 

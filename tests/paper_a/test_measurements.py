@@ -6,6 +6,7 @@ import math
 import numpy as np
 import pytest
 
+
 from grok_lib.paper_a import geometry
 from grok_lib.paper_a.clocks import t_rep_srank as t_rep
 from grok_lib.history import History

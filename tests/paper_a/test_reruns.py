@@ -10,14 +10,14 @@ import pytest
 
 from grok_lib import chapters
 from grok_lib.config import ConfigError
-from grok_lib.paper_a import chapter_runs, config as mlp_config
+from grok_lib.paper_a import config as mlp_config, run_sets
 from grok_lib.paper_a.dln import config as dln_config
 
 from notebook_exec import draw, execute
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 PAPER_A = sorted((ROOT / "notebooks" / "paper_a").glob("*.ipynb"))
-MLP_NOTEBOOKS = [nb for nb in PAPER_A if chapters.chapter("paper_a", nb.stem).call is chapter_runs.mlp]
+MLP_NOTEBOOKS = [nb for nb in PAPER_A if chapters.chapter("paper_a", nb.stem).call is run_sets.mlp]
 DLN = ROOT / "notebooks" / "paper_a" / "deep_linear_clocks.ipynb"
 
 

@@ -7,19 +7,21 @@ import pytest
 
 from grok_lib.grading import Result
 from grok_lib.history import History
-from grok_lib.paper_a import recorded_numbers, robustness, sensitivity
-from grok_lib.paper_a.claims import REGISTRY
+from grok_lib.paper_a import chapters as chapters_a, robustness
+from grok_lib.paper_a.chapters import fig1_loss_curves as fig1_chapter
+from grok_lib.paper_a.chapters import fig3_stable_rank as fig3_chapter
+from grok_lib.paper_a.chapters import gradient_hierarchy as gradient_chapter
 
 
 def test_epoch_share_weights_each_record_by_the_epochs_it_stands_for():
     steps = np.array([0, 1, 2, 4, 100])
     flags = np.array([True, True, True, False, False])
     # records at 0, 1, 2 cover epochs [0, 4); the record at 4 covers [4, 100)
-    assert robustness.epoch_share(steps, flags, 0, 100) == pytest.approx(0.04)
+    assert gradient_chapter.epoch_share(steps, flags, 0, 100) == pytest.approx(0.04)
     assert np.mean(flags) == pytest.approx(0.6)  # the share of records would say 60%
-    assert robustness.epoch_share(steps, flags, 0, 4) == 1.0
-    assert robustness.epoch_share(steps, flags, 50, 100) == 0.0
-    assert math.isnan(robustness.epoch_share(steps, flags, 100, 100))
+    assert gradient_chapter.epoch_share(steps, flags, 0, 4) == 1.0
+    assert gradient_chapter.epoch_share(steps, flags, 50, 100) == 0.0
+    assert math.isnan(gradient_chapter.epoch_share(steps, flags, 100, 100))
 
 
 def test_spread_over_seeds():
@@ -40,19 +42,19 @@ def _run(wd: float, srank: list[float], train_loss: list[float], test_acc: list[
 def test_the_clock_ratio_moves_with_the_fraction_of_the_peak():
     h = _run(1.0, [20, 30, 40, 39, 36, 34, 32, 30, 29, 29], [4, 1e-2, 1e-3, 1e-4, 1e-5, 1e-6, 1e-6, 1e-6, 1e-6, 1e-6],
              [0] * 5 + [1] * 5)
-    assert robustness.T_REP_FRACTION_GRID == REGISTRY["A.fig3.clock_ratio"].choices[0].grid  # the table is the graded grid
-    grid = robustness.ratio_grid(h)
+    assert fig3_chapter.T_REP_FRACTION_GRID == chapters_a.REGISTRY["A.fig3.clock_ratio"].choices[0].grid  # the table is the graded grid
+    grid = fig3_chapter.ratio_grid(h)
     assert grid[(0.9, 1e-4)] == pytest.approx(400 / 300)  # 36 <= 0.9 * 40 first at epoch 400
     assert grid[(0.8, 1e-4)] == pytest.approx(600 / 300)  # 32 <= 0.8 * 40 first at epoch 600
     assert grid[(0.8, 1e-3)] == pytest.approx(600 / 200)
     assert math.isnan(grid[(0.7, 1e-4)])  # never below 0.7 * 40 = 28
-    rows = sensitivity.clock_ratio_sensitivity([h])
+    rows = fig3_chapter.clock_ratio_sensitivity([h])
     # as graded: where the stable rank never falls that far, the run's length (900) stands for T_rep, a lower bound
     assert rows[1]["ε"] == "1e-04" and rows[1]["f=0.8"] == 2.0 and rows[1]["f=0.7"] == "≥ 3.00"
 
 
 def _result(cid: str, verdict: str) -> Result:
-    return Result(REGISTRY[cid], "", verdict)
+    return Result(chapters_a.REGISTRY[cid], "", verdict)
 
 
 def test_the_seed_table_grades_each_seed_alone_beside_every_seed_at_once():
@@ -87,7 +89,7 @@ def test_spread_table_merges_seed_tables_row_by_row():
 
 
 def test_split_table_states_the_arithmetic():
-    unordered, ordered, small = recorded_numbers.split_table(113)
+    unordered, ordered, small = fig1_chapter.split_table(113)
     assert unordered["of all unordered"] == pytest.approx(0.5, abs=1e-3) and unordered["test pairs whose mirror trained"] == 0
     assert ordered["of p²"] == pytest.approx(0.3, abs=1e-3)
     assert ordered["of all unordered"] == pytest.approx(1 - 0.7**2, abs=0.01)

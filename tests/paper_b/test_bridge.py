@@ -8,6 +8,7 @@ import torch
 
 from grok_lib import kinds
 from grok_lib.config import ConfigError
+
 from grok_lib.paper_a.model import ModAddMLP
 from grok_lib.paper_b import bridge, bridge_train, measure
 from grok_lib.paper_a import model as paper_a_model, task as paper_a_task

@@ -5,10 +5,7 @@
 - :mod:`.optim`       AdamW on numpy arrays
 - :mod:`.train`       the task, the trainer and the L-BFGS polish that gives E(A_*)
 - :mod:`.clocks`      the two clocks, margins, the energy gap and their fits; the objective's sharpness
-- :mod:`.runs`        which runs each figure and claim uses
-- :mod:`.key_numbers` each figure's key numbers
-- :mod:`.plots`       the chapter's figures
-- :mod:`.thresholds`  each claim's bar and grid, and the regime's bound
-- :mod:`.claims`      the chapter's claims: the registry
-- :mod:`.checks`      the chapter's regime and the claims' grading
+
+The chapter that uses them (its runs, claims, checks, key numbers and figures) is
+:mod:`grok_lib.paper_a.chapters.deep_linear_clocks`.
 """

@@ -16,23 +16,12 @@ that order: what the claims report lists) and ``load_set`` (the histories of a r
 
 from __future__ import annotations
 
-from ...chapters import gathered
+from ...chapters import gathering
 from ..run_sets import recorded
 
-GATHERED = ("MODULES", "CHAPTERS", "REGISTRY")
-load_set = recorded
+load_set = recorded  #: a recorded set's histories (:func:`grok_lib.paper_b.run_sets.recorded`)
 
 
-def __getattr__(name: str):
-    """``MODULES`` (the chapter modules in book order), ``CHAPTERS`` and ``REGISTRY`` (Part B's claims by id)
-    (:func:`grok_lib.chapters.gathered`), gathered together at the first use of any and kept (PEP 562): a notebook
-    that imports its own chapter module loads no other chapter, so an edit to one chapter re-executes only its notebook
-    (and the claims report, which reads every chapter's claims)."""
-    if name not in GATHERED:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    globals().update(gathered("paper_b"))
-    return globals()[name]
-
-
-def __dir__():
-    return sorted([*globals(), *GATHERED])
+#: ``MODULES`` (the chapter modules in book order), ``CHAPTERS`` and ``REGISTRY`` (Part B's claims by id), gathered
+#: at the first use of any.
+__getattr__, __dir__ = gathering("paper_b", globals())

@@ -15,23 +15,11 @@ that order: what the claims report lists) and ``load_set`` (the histories of a r
 
 from __future__ import annotations
 
-from ...chapters import gathered
+from importlib import import_module
 
-GATHERED = ("MODULES", "CHAPTERS", "REGISTRY", "load_set")
-
-
-def __getattr__(name: str):
-    """``MODULES`` (the chapter modules in book order), ``CHAPTERS``, ``REGISTRY`` (Part C's claims by id) and
-    ``load_set`` (:func:`grok_lib.chapters.gathered`), gathered together at the first use of any and kept (PEP 562):
-    a notebook that imports its own chapter module loads no other chapter, so an edit to one chapter re-executes only
-    its notebook (and the claims report, which reads every chapter's claims)."""
-    if name not in GATHERED:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    from .nets import recorded  # a recorded set is read by the nets chapter's reader
-
-    globals().update(gathered("paper_c"), load_set=recorded)
-    return globals()[name]
+from ...chapters import gathering
 
 
-def __dir__():
-    return sorted([*globals(), *GATHERED])
+#: ``MODULES`` (the chapter modules in book order), ``CHAPTERS``, ``REGISTRY`` (Part C's claims by id) and ``load_set``
+#: (a recorded set's histories, read by the nets chapter's reader), gathered at the first use of any.
+__getattr__, __dir__ = gathering("paper_c", globals(), {"load_set": lambda: import_module(f"{__name__}.nets").recorded})

@@ -1,11 +1,11 @@
-"""The one call each Paper A notebook makes: its parameters in, configs and histories out.
+"""The runs several of Paper A's chapters read: the one call every MLP notebook makes (:func:`mlp`: its parameters
+in, the weight-decay sweep's configs and histories out, served by the run store), the recorded sets (the paper's
+settings at both splits, more seeds, the default runs as recorded) and the seeds a verdict is judged on.
 
-The positional parameters of :func:`mlp` and :func:`deep_linear` are exactly the parameters
-of the notebooks that call them (their parameters cells assign these names; anything else
-is an unknown parameter, see :func:`grok_lib.notebook.parameters`); ``output_path`` is the
-output notebook, where a run with other than the committed settings writes its figures and
-claims (see :func:`grok_lib.notebook.start`).
-"""
+The positional parameters of :func:`mlp` are exactly the parameters of the notebooks that call it (their parameters
+cells assign these names; anything else is an unknown parameter, see :func:`grok_lib.notebook.parameters`);
+``output_path`` is the output notebook, where a run with other than the committed settings writes its figures and
+claims (see :func:`grok_lib.notebook.start`)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,6 @@ from .. import recorded as recorded_runs
 from ..history import History
 from ..notebook import Run, start
 from . import config
-from .dln import config as dln_config
 
 
 def mlp(profile: str = "default", weight_decays=None, p=None, train_frac=None, split=None, init=None, width=None,
@@ -25,16 +24,6 @@ def mlp(profile: str = "default", weight_decays=None, p=None, train_frac=None, s
     configs = config.sweep(profile, weight_decays, **overrides)
     parameters = {"profile": profile, "weight_decays": weight_decays, **overrides}
     return start(profile, parameters, configs, config.sweep("default"), output_path)
-
-
-def deep_linear(profile: str = "default", depths=None, steps=None, lr=None, seed=None, n_classes=None, d_in=None,
-                width=None, n_train=None, *, output_path=None) -> Run:
-    """The deep-linear sweep (depths x the (optimiser, λ) runs), served by the run store."""
-    overrides = {"steps": steps, "lr": lr, "seed": seed, "n_classes": n_classes, "d_in": d_in, "width": width,
-                 "n_train": n_train}
-    configs = dln_config.sweep(profile, dln_config.DEPTHS if depths is None else depths, **overrides)
-    parameters = {"profile": profile, "depths": depths, **overrides}
-    return start(profile, parameters, configs, dln_config.sweep("default"), output_path)
 
 
 def recorded(name: str) -> list[History]:
@@ -74,3 +63,10 @@ def default_runs() -> list[History]:
     """The default profile's sweep at seed 0, whatever the notebook's own parameters (recorded: the
     same runs ``make book`` trains): what the recorded default-profile sets are compared with."""
     return seed_sweeps()[0]
+
+
+def describe(run: Run) -> str:
+    """The line an MLP notebook prints after its setup call: its runs, their shared settings and the weight decays."""
+    c0 = run.configs[0]
+    return (f"profile {run.profile!r}: {len(run.histories)} runs, p={c0.p}, width={c0.width}, "
+            f"train_frac={c0.train_frac}, epochs={c0.epochs}; weight decays {[c.weight_decay for c in run.configs]}")

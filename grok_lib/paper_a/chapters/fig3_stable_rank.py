@@ -1,0 +1,757 @@
+"""Figure 3 of Paper A (``notebooks/paper_a/fig3_stable_rank.ipynb``): the test loss and the stable-rank clock with
+both clocks marked, at the default profile, recorded at the paper's settings, and with a fan-in-scaled embedding;
+the claims A.fig3.* with their bars and checks, the tables and sensitivity grids, the numbers the prose quotes and the
+three figures."""
+
+from __future__ import annotations
+
+import math
+from typing import Mapping, Sequence
+
+import numpy as np
+
+from ...chapters import Chapter, deferred, Figure
+from ...claims import registry
+from ...clocks import grokking_epoch, t_cls
+from ...figure_numbers import at_epochs, none_if_nan
+from ...grading import Bar, Choice, Claim, draw, grade, moved, Regime, Result
+from ...history import History
+from ...notebook import Run
+from ...tables import typeset
+from .. import config, recordings
+from ..claim_terms import ABSTRACT, FIT_EPS, FIT_EPS_GRID, FIT_LEVEL, ORDER_INVERSIONS
+from ..clocks import T_REP_FRACTION, t_rep_srank
+from ..curve_numbers import (clock_table_row, FIG1_EPOCHS, OTHER_MATRICES, PAPER_EPOCHS, prefixed, shown, SLOW_MATRIX,
+                             tag)
+from ..draws import draw_seed, inversions, members, paper_regime, regime, sorted_sweeps, Sweeps
+from ..panels import PAPER_WINDOW, weight_decay_colors
+from ..robustness import by_weight_decay, differing, seed_table, seed_verdicts, spread_table
+from ..run_sets import default_runs, judged_seeds, mlp as run, PAPER_SPLITS, paper_splits, recorded, seed_sweeps
+from ..run_sets import describe  # noqa: F401 (the line its notebook prints after the setup call)
+from ..words import reading, seeds_phrase, words
+
+plt = deferred("matplotlib.pyplot")
+patches = deferred("matplotlib.patches")
+house_style = deferred("grok_lib.style")
+
+
+SRANK_PEAK, SRANK_FINAL = Bar(30, 42), Bar(8, 14)  #: Fig. 3: ~36 -> ~10-12
+
+
+AFTER_FIT = Bar(lo=1)  #: the stable rank's peak at least one epoch after T_cls
+
+
+RATIO_EPS, RATIO_EPS_GRID = 1e-4, (1e-3, 1e-4, 1e-5)  #: T_cls level of the clock ratio
+
+
+T_REP_FRACTIONS = (0.9, 0.8, 0.7)  #: T_rep: the stable rank at f x its peak
+
+
+CLOCK_RATIO = Bar(lo=2.0)  #: "several times slower": at least twice
+
+
+RATIO_LEVEL = Choice("train-loss level ε of T_cls", 1e-4, RATIO_EPS_GRID, "the paper names no level", ".0e")
+
+
+REP_FRACTION = Choice("fraction f of the stable rank's peak that T_rep waits for", 0.8, T_REP_FRACTIONS,
+                      "the paper's slow clock T_rep(η) has no η for the stable rank: from a tenth to three tenths "
+                      "of the fall")
+
+
+CLAIMS = registry([
+    Claim(
+        "A.fig3.srank_peak", "A", "claim", "figure", "Fig. 3",
+        "the book's reading of Fig. 3 (second-hand): the stable rank falls from about 36",
+        "The stable rank of the embeddings peaks at about 36.",
+        "peak stable rank of E, per weight decay", SRANK_PEAK, fmt=".1f",
+        why="'about 36' as read: ±6; the paper does not say which matrix, the Figure 3 page shows E is the one"),
+    Claim(
+        "A.fig3.srank_final", "A", "claim", "figure", "Fig. 3",
+        "the book's reading of Fig. 3 (second-hand): the stable rank falls to about 10–12 in the grokking window",
+        "The stable rank of the embeddings falls to about 10–12 by the end of the paper's run.",
+        "final stable rank of E, per weight decay", SRANK_FINAL, fmt=".1f",
+        why="'about 10–12' as read: ±2 around it"),
+    Claim(
+        "A.fig3.after_fit", "A", "claim", "figure", "Fig. 3",
+        "the book's reading of Fig. 3 (second-hand): the stable rank falls in the grokking window, starting after "
+        "the train loss saturates",
+        "The stable rank starts falling only after the train loss has saturated.",
+        "epochs from T_cls(ε) to the stable rank's peak, per weight decay",
+        AFTER_FIT, choices=(FIT_LEVEL,), fmt=".0f"),
+    Claim(
+        "A.fig3.srank_wd_order", "A", "prediction", "figure", "Fig. 3",
+        "the book's prediction from Fig. 3 (stable rank per weight decay; its fall 'in the grokking window') and "
+        "Fig. 1b (the drop earlier for larger weight decay): the paper states no order for the stable rank",
+        "The stable rank falls earlier for every larger weight decay, as the test loss does.",
+        "inversions in the order of T_rep(f) over weight decays 0.6 … 1.0 (T_rep(f): first epoch after the stable "
+        "rank's peak at ≤ f × peak; a weight decay whose stable rank never falls that far counts as one more)",
+        ORDER_INVERSIONS, choices=(REP_FRACTION,), fmt=".0f",
+        why="the rule of A.fig1.wd_order on the representation clock, with its regime (every run's fall reaches "
+            "the grid's smallest f within the run); the book's prediction, not the paper's claim"),
+    Claim(
+        "A.fig3.clock_ratio", "A", "claim", "text", ABSTRACT,
+        "we formalize this phenomenon by separating the fast decay of the classification loss from the slower "
+        "simplification of the learned representation",
+        "The representation clock stops several times later than the loss clock.",
+        "T_rep(f) / T_cls(ε), per weight decay (T_rep(f): first epoch after the stable rank's peak at ≤ f × peak; "
+        "where the stable rank has not fallen that far by the end of the run, the run's length stands for T_rep: "
+        "a lower bound)",
+        CLOCK_RATIO, choices=(REP_FRACTION, RATIO_LEVEL), bars=moved(CLOCK_RATIO, 1.5), fmt=".2f",
+        why="'slower' with 'several times' as the book's reading: at least twice; the paper states no ratio (our "
+            "reading of its Figs 1b and 3 is 3–6, reported, not graded)"),
+])
+
+
+def fall_regime(sweeps: Sweeps, fractions: Sequence[float], matrix: str = "E") -> Regime:
+    """The regime of a claim about when the stable rank falls: every run's stable rank gets down to the smallest
+    fraction of its peak in the claim's grid within the run (else the fall is cut off by the run's end, not
+    measured), as :func:`grok_lib.paper_a.chapters.fig1_loss_curves.drop_regime` for the test loss."""
+    hs = [h for s in sweeps for h in s]
+    low = min(fractions)
+    reached = [not math.isnan(t_rep_srank(h, matrix, low)) for h in hs]
+    return Regime(all(reached), f"the stable rank's fall to {low:g} × its peak", "within every run",
+                  f"{sum(reached)} of {len(hs)} runs get there in {max(int(h.steps[-1]) for h in hs):,} epochs")
+
+
+def peak_epoch(h: History, matrix: str = "E") -> float:
+    return float(h.steps[int(np.argmax(h[f"srank_{matrix}"]))])
+
+
+def slow_clock(h: History, matrix: str, fraction: float) -> float:
+    """T_rep(fraction), or, where the stable rank has not fallen that far by the end of the run, the run's last
+    epoch: a lower bound on T_rep, so a ratio over it is a lower bound too (what a "≥" bar can use)."""
+    t = t_rep_srank(h, matrix, fraction)
+    return float(h.steps[-1]) if math.isnan(t) else t
+
+
+def evaluate_fig3(sweeps: Sweeps, matrix: str = "E") -> list[Result]:
+    """The Figure 3 claims: the stable rank's peak and end, its fall after the fit, the clock ratio, and the order
+    of its fall in the weight decay (the book's prediction)."""
+    sweeps = sorted_sweeps(sweeps)
+    key = f"srank_{matrix}"
+    peak = [draw([float(h[key].max()) for h in hs], draw_seed(hs), (), members(hs)) for hs in sweeps]
+    final = [draw([float(h[key][-1]) for h in hs], draw_seed(hs), (), members(hs)) for hs in sweeps]
+    after = CLAIMS["A.fig3.after_fit"]
+    after_draws = [draw([peak_epoch(h, matrix) - t_cls(h, eps) for h in hs], draw_seed(hs), (eps,), members(hs))
+                   for hs in sweeps for eps in after.choices[0].grid]
+    ratio = CLAIMS["A.fig3.clock_ratio"]
+    fractions, levels = (c.grid for c in ratio.choices)
+    ratio_draws = [draw([slow_clock(h, matrix, f) / t_cls(h, e) for h in hs], draw_seed(hs), (f, e), members(hs))
+                   for hs in sweeps for f in fractions for e in levels]
+    order = CLAIMS["A.fig3.srank_wd_order"]
+    reps = {(i, f): [t_rep_srank(h, matrix, f) for h in hs] for i, hs in enumerate(sweeps) for f in order.choices[0].grid}
+    order_draws = [draw(inversions(reps[i, f]), draw_seed(hs), (f,)) for i, hs in enumerate(sweeps)
+                   for f in order.choices[0].grid]
+    order_text = "T_rep(f) by weight decay: " + "; ".join(
+        f"seed {draw_seed(hs)}, f {f:g}: " + ", ".join("never" if math.isnan(t) else f"{t:.0f}" for t in reps[i, f])
+        for i, hs in enumerate(sweeps) for f in order.choices[0].grid)
+    rep_vs_grok = "; ".join(f"seed {draw_seed(hs)}: " + ", ".join(
+        f"{t_rep_srank(h, matrix) - grokking_epoch(h, 0.95):.0f}" for h in hs) for hs in sweeps)
+    where = regime(sweeps)
+    return [grade(CLAIMS["A.fig3.srank_peak"], peak, regime=where),
+            grade(CLAIMS["A.fig3.srank_final"], final, regime=paper_regime(sweeps)),
+            grade(after, after_draws, regime=where),
+            grade(ratio, ratio_draws, f"reported, not graded: T_rep(0.8) − T_grok(95%), per weight decay: {rep_vs_grok}",
+                  regime=where),
+            grade(order, order_draws, order_text, regime=fall_regime(sweeps, order.choices[0].grid, matrix))]
+
+
+def ratio_at_book_thresholds(h: History, matrix: str = "E") -> float:
+    """T_rep(0.8) / T_cls(1e-4): the clock ratio at the book's central choices (the tables' column)."""
+    return t_rep_srank(h, matrix) / t_cls(h, RATIO_EPS)
+
+
+def fig3_srank_table(histories: Sequence[History]) -> list[dict]:
+    """Every matrix's stable rank at the start, its peak, and the end, for the smallest and largest λ."""
+    ordered = by_weight_decay(histories)
+    ends = ordered[:: max(len(ordered) - 1, 1)]  # the smallest and the largest weight decay
+    rows = []
+    for name in (SLOW_MATRIX, *OTHER_MATRICES):
+        for h in ends:
+            s = h[f"srank_{name}"]
+            rows.append({"matrix": name, "weight_decay": h.cfg.weight_decay, "start": round(float(s[0]), 1),
+                         "peak": round(float(s.max()), 1), "peak epoch": int(h.steps[s.argmax()]),
+                         "end": round(float(s[-1]), 1)})
+    return rows
+
+
+def fig3_clock_table(histories: Sequence[History], matrix: str = SLOW_MATRIX) -> list[dict]:
+    return [clock_table_row(h, matrix) for h in histories]
+
+
+def fig3_stable_rank(histories: Sequence[History]) -> dict[str, float | None]:
+    """Figure 3: the stable ranks and test loss at fixed epochs, and the clocks, per weight decay."""
+    values: dict[str, float | None] = {}
+    for h, row in zip(histories, fig3_clock_table(histories)):
+        values |= at_epochs(h, ("test_loss", "srank_E", "srank_W", "srank_U", "srank_EW"), tag(h), FIG1_EPOCHS)
+        for name, v in row.items():
+            if name.startswith("T_") and "/" not in name:
+                values[f"{tag(h)}/{name}"] = none_if_nan(v)
+    return values
+
+
+def init_table(default: Sequence[History], scaled: Sequence[History], matrix: str = SLOW_MATRIX) -> list[dict]:
+    """Per λ and initialisation: ||E||_F at init, the stable rank's peak and its epoch, and the clocks."""
+    rows = []
+    for name, histories in (("N(0, 1) (PyTorch)", default), ("N(0, 1/d)", scaled)):
+        for h in histories:
+            s = h[f"srank_{matrix}"]
+            row = {"init of E": name, "weight_decay": h.cfg.weight_decay,
+                   "‖E‖_F at init": round(float(h["norm_E"][0]), 1), "srank peak": round(float(s.max()), 1),
+                   "peak epoch": int(h.steps[int(np.argmax(s))])}
+            row |= {k: shown(v, 2) if "/" in k else shown(v) for k, v in clock_table_row(h, matrix).items()
+                    if k != "weight_decay"}
+            rows.append(row)
+    return rows
+
+
+def fig3_paper_settings(unordered: Sequence[History], ordered: Sequence[History]) -> dict[str, float | None]:
+    """Figure 3 at the paper's settings, both splits: losses and the stable rank of E at fixed epochs, and the clocks."""
+    values: dict[str, float | None] = {}
+    for split, histories in (("unordered", unordered), ("ordered", ordered)):
+        for h, row in zip(histories, fig3_clock_table(histories)):
+            values |= prefixed(split, at_epochs(h, ("train_loss", "test_loss", "srank_E"), tag(h), PAPER_EPOCHS))
+            values |= prefixed(split, {f"{tag(h)}/{k}": none_if_nan(v) for k, v in row.items()
+                                        if k.startswith("T_") and "/" not in k})
+    return values
+
+
+def init_comparison(default: Sequence[History], scaled: Sequence[History]) -> dict[str, float | None]:
+    """The initialisation figure: ||E||_F, the stable rank of E and the test loss at fixed epochs, both inits."""
+    values: dict[str, float | None] = {}
+    for init, histories in (("pytorch", default), ("scaled_embed", scaled)):
+        for h in histories:
+            values |= prefixed(init, at_epochs(h, ("norm_E", "srank_E", "test_loss"), tag(h), FIG1_EPOCHS))
+    return values
+
+
+def after_fit_sensitivity(histories: Sequence[History], matrix: str = SLOW_MATRIX) -> list[dict]:
+    """The stable rank's peak epoch against T_cls(ε) at every ε of the grid, per λ."""
+    rows = []
+    for h in histories:
+        s = h[f"srank_{matrix}"]
+        rows.append({"weight_decay": h.cfg.weight_decay, "peak epoch": int(h.steps[int(np.argmax(s))])}
+                    | {f"T_cls({e:.0e})": shown(t_cls(h, e)) for e in FIT_EPS_GRID})
+    return rows
+
+
+def clock_ratio_sensitivity(histories: Sequence[History], matrix: str = SLOW_MATRIX) -> list[dict]:
+    """T_rep(f) / T_cls(ε) over the claim's grid, as graded: per λ and ε, one column per fraction f; where the
+    stable rank has not fallen to f × its peak by the end of the run, the run's length stands for T_rep and the
+    cell is a lower bound ("≥ ...")."""
+
+    rows = []
+    for h in histories:
+        for e in RATIO_EPS_GRID:
+            row = {"weight_decay": h.cfg.weight_decay, "ε": f"{e:.0e}"}
+            for f in T_REP_FRACTION_GRID:
+                ratio = slow_clock(h, matrix, f) / t_cls(h, e)
+                censored = np.isnan(t_rep_srank(h, matrix, f)) and not np.isnan(ratio)
+                row[f"f={f:g}"] = f"≥ {ratio:.2f}" if censored else shown(ratio, 2)
+            rows.append(row)
+    return rows
+
+
+def rep_vs_grok_table(histories: Sequence[History], matrix: str = SLOW_MATRIX) -> list[dict]:
+    """T_rep at every fraction of the grid against the grokking epoch, per λ."""
+    return [{"weight_decay": h.cfg.weight_decay, "T_grok(95%)": shown(grokking_epoch(h))}
+            | {f"T_rep(f={f:g})": shown(t_rep_srank(h, matrix, f)) for f in T_REP_FRACTION_GRID}
+            for h in histories]
+
+
+def srank_order(paper: Mapping[str, Sequence], results: Mapping[str, Mapping[str, Result]]) -> str:
+    """The book's prediction A.fig3.srank_wd_order in words at the paper's settings: per split (``paper``: name ->
+    histories, ``results``: name -> id -> Result), T_rep at the book's f by weight decay and its verdict."""
+    from ..clocks import T_REP_FRACTION, t_rep_srank
+    from ..robustness import by_weight_decay
+
+    parts = []
+    for name, hs in paper.items():
+        ordered = by_weight_decay(hs)
+        reps = ", ".join("never" if math.isnan(t) else f"{t:,.0f}" for t in (t_rep_srank(h) for h in ordered))
+        parts.append(f"{reps} with {name} (**{results[name]['A.fig3.srank_wd_order'].word}** over the grid of f)")
+    lams = ", ".join(f"{h.cfg.weight_decay:g}" for h in by_weight_decay(next(iter(paper.values()))))
+    return (f"The book's prediction that the stable rank falls earlier for every larger weight decay, as the test "
+            f"loss does (`A.fig3.srank_wd_order`; the paper states no order): $T_{{\\mathrm{{rep}}}}({T_REP_FRACTION:g})$ "
+            f"at λ = {lams} is " + ", and ".join(parts))
+
+
+#: T_rep: the fractions of the stable rank's peak it must fall to, the clock ratio's grid (the book's: 0.8).
+T_REP_FRACTION_GRID = T_REP_FRACTIONS
+
+
+def clock_ratio(history: History, fraction: float, eps: float, matrix: str = "E") -> float:
+    """T_rep(fraction) / T_cls(eps): NaN where either clock never stops."""
+    return t_rep_srank(history, matrix, fraction) / t_cls(history, eps)
+
+
+def ratio_grid(history: History, matrix: str = "E") -> dict[tuple[float, float], float]:
+    """The clock ratio at every (T_rep fraction, T_cls level) of the grids."""
+    return {(f, e): clock_ratio(history, f, e, matrix) for f in T_REP_FRACTION_GRID for e in RATIO_EPS_GRID}
+
+
+# --- the numbers the page's prose quotes (glued, never typed) ---------------------------------------------------
+def matrices_reading(run: Run) -> dict[str, str]:
+    """Which matrix carries the slow clock: every matrix's stable rank at the start, its peak and the end
+    (:func:`fig3_srank_table`), its peak against the epoch the train set is fitted (T_cls at the book's ε)."""
+    srank_rows = fig3_srank_table(run.histories)
+    fit_epoch = {h.cfg.weight_decay: t_cls(h, FIT_EPS) for h in run.histories}
+    by_matrix = {m: [r for r in srank_rows if r["matrix"] == m] for m in (SLOW_MATRIX, *OTHER_MATRICES)}
+    e_after = all(r["peak epoch"] > fit_epoch[r["weight_decay"]] for r in by_matrix["E"])
+    others_before = all(r["peak epoch"] < fit_epoch[r["weight_decay"]]
+                        for m in OTHER_MATRICES for r in by_matrix[m])
+    wu_before = all(r["peak epoch"] < fit_epoch[r["weight_decay"]] for m in ("W", "U") for r in by_matrix[m])
+    return dict(
+        e_peak=f"{min(r['peak'] for r in by_matrix['E']):.1f}–{max(r['peak'] for r in by_matrix['E']):.1f}",
+        e_only=("E is the only matrix whose trace rises" if e_after and others_before else "E's trace rises" if e_after
+                else "No matrix's trace clearly rises"),
+        w_start=f"{by_matrix['W'][0]['start']:.1f}",
+        u_start=f"{by_matrix['U'][0]['start']:.1f}",
+        wu_peak=f"{max(r['peak epoch'] for m in ('W', 'U') for r in by_matrix[m]):,}",
+        wu_before="before the train set is fitted" if wu_before else "not always before the train set is fitted",
+        ew_start=f"{by_matrix['EW'][0]['start']:.1f}",
+        ew_end=f"{min(r['end'] for r in by_matrix['EW']):.1f}–{max(r['end'] for r in by_matrix['EW']):.1f}",
+        lowest_end=f"{min(r['end'] for r in srank_rows):.1f}",
+        default_epochs=f"{run.configs[0].epochs:,}",
+    )
+
+
+def evaluate(run: Run) -> list[Result]:
+    """The Figure 3 claims on the sweeps ``run``'s verdicts are judged on (:func:`judged_seeds`)."""
+    return evaluate_fig3(judged_seeds(run))
+
+
+def seed_results(run: Run) -> dict[str, Result]:
+    """Claim id -> its result over every judged seed (:func:`evaluate`), as the verdict table grades it."""
+    return {r.claim.id: r for r in evaluate(run)}
+
+
+def page_verdicts(run: Run) -> dict[str, str]:
+    """Claim id -> its verdict on this page's runs alone (seed 0), as the prose's sentences read it."""
+    return {r.claim.id: r.verdict for r in evaluate_fig3([run.histories])}
+
+
+def ratio_grids() -> tuple[tuple[float, ...], tuple[float, ...]]:
+    """The grids of A.fig3.clock_ratio: the fractions f of T_rep and the train-loss levels ε of T_cls."""
+    f_grid, eps_grid = (c.grid for c in CLAIMS["A.fig3.clock_ratio"].choices)
+    return f_grid, eps_grid
+
+
+def graded_ratios(histories: Sequence[History]) -> list[float]:
+    """T_rep(f) / T_cls(ε) of E per run at every (f, ε) of :func:`ratio_grids`, as A.fig3.clock_ratio grades it
+    (:func:`slow_clock`: where the stable rank never falls that far, the run's length stands for T_rep)."""
+    f_grid, eps_grid = ratio_grids()
+    return [slow_clock(h, SLOW_MATRIX, f) / t_cls(h, e) for h in histories for f in f_grid for e in eps_grid]
+
+
+def clocks_reading(run: Run) -> dict[str, str]:
+    """The two clocks on this page's runs (seed 0) against the claims over every judged seed: the regimes, the
+    clock ratio's grids and bars, where this page's ratios fall in them, and the stable rank of E at the end."""
+    judged = judged_seeds(run)
+    fig3_verdicts, fig3_over_seeds = page_verdicts(run), seed_results(run)
+    ratio_claim = CLAIMS["A.fig3.clock_ratio"]
+    f_grid, eps_grid = ratio_grids()
+    graded = graded_ratios(run.histories)
+    finite_ratios = [v for v in graded if not math.isnan(v)]
+    e_final = [float(h[f"srank_{SLOW_MATRIX}"][-1]) for h in run.histories]
+    table = fig3_clock_table(run.histories)
+    cls4, book_ratios = ([r[k] for r in table if math.isfinite(r[k])]  # nan: never reached
+                         for k in ("T_cls(1e-04)", "T_rep/T_cls(1e-04)"))
+    peak, final = fig3_over_seeds["A.fig3.srank_peak"], fig3_over_seeds["A.fig3.srank_final"]
+    return dict(
+        judged_seeds=seeds_phrase(judged),
+        fig3_regime=typeset(f"{peak.regime.quantity}: {peak.regime.measured}"),
+        final_regime=typeset(final.regime.measured) + (" — in it" if final.regime.ok else " — outside it"),
+        f_grid=", ".join(f"{f:g}" for f in f_grid),
+        eps_grid=", ".join(typeset(f"{e:.0e}") for e in eps_grid),
+        ratio_bar=f"{ratio_claim.bar.lo:g}",
+        ratio_moved=" and ".join(f"{b.lo:.3g}" for b in ratio_claim.bars),
+        cls4_by=f"{min(cls4):,.0f}–{max(cls4):,.0f}" if cls4 else "never",
+        peak_after={"reproduced": "only peaks after that (at every ε of the grid)",
+                    "inconclusive": "peaks after that at some ε of the grid only",
+                    "not reproduced": "peaks before that at every ε of the grid",
+                    "not tested faithfully": "is not measured in the paper's regime"}[
+            fig3_verdicts["A.fig3.after_fit"]],
+        book_ratio=f"{min(book_ratios):.1f}–{max(book_ratios):.1f}" if book_ratios else "n/a",
+        grid_ratio=f"{min(finite_ratios):.1f}–{max(finite_ratios):.1f}" if finite_ratios else "n/a",
+        grid_inside=f"{sum(ratio_claim.bar.holds(v) for v in graded)}",
+        grid_total=f"{len(graded)}",
+        grid_moved=", ".join(f"{sum(b.holds(v) for v in graded)} at least {b.lo:.3g}" for b in ratio_claim.bars),
+        ratio_verdict=f"**{fig3_over_seeds['A.fig3.clock_ratio'].word}**",
+        ratio_threshold=typeset(ratio_claim.threshold),
+        e_final=f"{min(e_final):.1f}–{max(e_final):.1f}",
+        paper_epochs=f"{recordings.paper_unordered()[0].epochs:,}",
+    )
+
+
+def rep_minus_grok(run: Run) -> dict[float, list[float]]:
+    """f -> T_rep(f) − T_grok(95%) of each of this page's runs that reaches both clocks (:func:`rep_vs_grok_table`),
+    for every fraction f of :func:`ratio_grids`."""
+    f_grid, _ = ratio_grids()
+    rep_grok = rep_vs_grok_table(run.histories)
+    return {f: [r[f"T_rep(f={f:g})"] - r["T_grok(95%)"] for r in rep_grok  # the runs that reach both clocks
+                if r[f"T_rep(f={f:g})"] != "never" and r["T_grok(95%)"] != "never"] for f in f_grid}
+
+
+def _other_fractions(diffs: Mapping[float, list[float]]) -> str:
+    """Where T_rep comes against T_grok at the fractions other than the book's (``diffs``: :func:`rep_minus_grok`),
+    in words."""
+    other_fs = {}
+    for f, d in diffs.items():
+        where = ("never" if not d else
+                 "before $T_{\\mathrm{grok}}$ for every λ" if d and max(d) < 0 else
+                 "before it or at the same epoch" if d and max(d) == 0 else
+                 "after it" if d and min(d) > 0 else "before it for some λ and after it for others")
+        if f != T_REP_FRACTION:
+            other_fs.setdefault(where, []).append(f)
+    other_clauses = [f"{where} at f = {' and '.join(f'{f:g}' for f in fs)}"
+                     + (" (the stable rank of E does not fall that far)" if where == "never" else "")
+                     for where, fs in other_fs.items()]
+    return (", ".join(other_clauses[:-1]) + (" and " if len(other_clauses) > 1 else "") + other_clauses[-1]
+            if other_clauses else "n/a")
+
+
+def rep_vs_grok_reading(run: Run) -> dict[str, str]:
+    """T_rep against T_grok(95%) on this page's runs: at the book's f, at the grid's other fractions, which clock
+    stops first, and the verdict of A.fig3.after_fit on them in words."""
+    diffs = rep_minus_grok(run)
+    book_diff = diffs[T_REP_FRACTION]
+    both_ways = any(min(d) < 0 for d in diffs.values() if d) and any(max(d) > 0 for d in diffs.values() if d)
+    return dict(
+        book_f=f"{T_REP_FRACTION:g}",
+        book_rep_grok=("cannot be compared with" if not book_diff  # no run reaches both clocks
+                       else f"comes {min(book_diff):,.0f}–{max(book_diff):,.0f} epochs *after*" if min(book_diff) > 0
+                       else f"comes {-max(book_diff):,.0f}–{-min(book_diff):,.0f} epochs *before*"
+                       if max(book_diff) < 0
+                       else f"comes between {-min(book_diff):,.0f} epochs before and "
+                            f"{max(book_diff):,.0f} epochs after"),
+        book_still_falling=("no run reaches both clocks" if not book_diff
+                            else "the stable rank of E is still falling when the test accuracy has already passed 95%"
+                            if min(book_diff) > 0
+                            else "the stable rank of E has not always finished its fall when the test accuracy passes "
+                                 "95%"),
+        other_fractions=_other_fractions(diffs),
+        which_first=("therefore a matter of the threshold" if both_ways else "the same at every threshold of the grid"),
+        order_holds={"reproduced": "what holds at every threshold of the grid",
+                     "inconclusive": "what holds at some thresholds of the grid only",
+                     "not reproduced": "what holds at none of the thresholds of the grid",
+                     "not tested faithfully": "what these runs cannot test"}[page_verdicts(run)["A.fig3.after_fit"]],
+    )
+
+
+def init_rows() -> list[dict]:
+    """:func:`init_table` of the default profile's sweep (seed 0) and the recorded set ``init_scaled``."""
+    return init_table(default_runs(), recorded("init_scaled"))
+
+
+def init_reading() -> dict[str, str]:
+    """What the initialisation changes (:func:`init_rows`): each column's range over λ for both inits, and the slow
+    clock with N(0, 1/d) embeddings in words."""
+    n_default = len(default_runs())
+    rows = init_rows()
+    with_default, with_scaled = rows[:n_default], rows[n_default:]
+    formats = {"‖E‖_F at init": ("norm", ".3g"), "srank peak": ("peak", ".1f"), "peak epoch": ("peak_epoch", ",.0f"),
+               "T_cls(1e-02)": ("cls2", ",.0f"), "T_cls(1e-04)": ("cls4", ",.0f"), "T_rep": ("rep", ",.0f"),
+               "T_grok(95%)": ("grok", ",.0f"), "T_rep/T_cls(1e-04)": ("ratio", ".2f")}
+    span = {(name, key): (min(r[key] for r in rs), max(r[key] for r in rs))
+            for name, rs in (("default", with_default), ("scaled", with_scaled)) for key in formats}
+    grok_moves = max(abs(s["T_grok(95%)"] - d["T_grok(95%)"]) / d["T_grok(95%)"]
+                     for s, d in zip(with_scaled, with_default))
+    spans = {f"init_{name}_{label}": (f"{lo:{fmt}}" if f"{lo:{fmt}}" == f"{hi:{fmt}}" else f"{lo:{fmt}}–{hi:{fmt}}")
+             for (name, key), (lo, hi) in span.items() for label, fmt in [formats[key]]}
+    return spans | dict(
+        init_scaled_during=("during the fit" if span[("scaled", "peak epoch")][1] < span[("scaled", "T_cls(1e-02)")][0]
+                            else "not always during the fit"),
+        init_default_after=("after" if all(r["peak epoch"] > r["T_cls(1e-04)"] for r in with_default)
+                            else "at or after" if all(r["peak epoch"] >= r["T_cls(1e-04)"] for r in with_default)
+                            else "not always after"),
+        init_fall=f"{1 - T_REP_FRACTION:.0%}",
+        init_before=("*before*" if all(r["T_rep"] < r["T_cls(1e-04)"] for r in with_scaled) else "not always before"),
+        init_grok_moves=f"{grok_moves:.0%}",
+        init_conclusion=("with a fan-in-scaled embedding the same measure shows no slow clock at all while grokking "
+                         "happens as before" if all(r["T_rep/T_cls(1e-04)"] < 1 for r in with_scaled)
+                         else "with a fan-in-scaled embedding the same measure shows a weaker slow clock"),
+    )
+
+
+def paper_width_reading() -> dict[str, str]:
+    """The width of the recorded runs at the paper's settings."""
+    return dict(paper_width=f"{recordings.paper_unordered()[0].width}")
+
+
+def paper_split_tables(histories: Sequence[History]) -> list[list[dict]]:
+    """The tables of one split at the paper's settings: :func:`fig3_srank_table`, :func:`fig3_clock_table` and
+    :func:`clock_ratio_sensitivity`."""
+    return [fig3_srank_table(histories), fig3_clock_table(histories), clock_ratio_sensitivity(histories)]
+
+
+def evaluate_split(histories: Sequence[History]) -> list[Result]:
+    """The Figure 3 claims on one split's recorded sweep at the paper's settings (the stable rank of E)."""
+    return evaluate_fig3([histories], SLOW_MATRIX)
+
+
+def paper_settings_reading(run: Run) -> dict[str, str]:
+    """Figure 3 at the paper's settings (:func:`paper_splits`): the stable rank of E, the verdicts per split, the
+    clock ratio at the book's thresholds and over the grid, T_rep against T_grok, and the order over λ (at the
+    paper's settings and, for this page, over the judged seeds)."""
+    paper = paper_splits()
+    paper_results = {name: {r.claim.id: r for r in evaluate_split(hs)} for name, hs in paper.items()}
+    results = list(paper_results.values())
+    paper_tables = {name: fig3_clock_table(hs) for name, hs in paper.items()}
+    paper_e = [h[f"srank_{SLOW_MATRIX}"] for hs in paper.values() for h in hs]
+    paper_book_ratio = {name: [r["T_rep/T_cls(1e-04)"] for r in rows] for name, rows in paper_tables.items()}
+    paper_grid = graded_ratios([h for hs in paper.values() for h in hs])
+    finite_grid = [v for v in paper_grid if not math.isnan(v)]
+    paper_rep_grok = [r["T_rep"] - r["T_grok(95%)"] for rows in paper_tables.values() for r in rows
+                      if not math.isnan(r["T_rep"])]
+    book_name, usual_name = paper
+    ratio_claim = CLAIMS["A.fig3.clock_ratio"]
+    return dict(
+        paper_peak=f"{min(float(s.max()) for s in paper_e):.1f}–{max(float(s.max()) for s in paper_e):.1f}",
+        paper_final=f"{min(float(s[-1]) for s in paper_e):.1f}–{max(float(s[-1]) for s in paper_e):.1f}",
+        paper_peak_verdict=words(results, "A.fig3.srank_peak"),
+        paper_final_verdict=words(results, "A.fig3.srank_final"),
+        paper_after_fit=("it peaks after the train loss has saturated at every ε, as the paper says"
+                         if all(r["A.fig3.after_fit"].verdict == "reproduced" for r in results)
+                         else "it does not peak after the train loss has saturated at every ε"),
+        paper_ratio_book=f"{min(paper_book_ratio[book_name]):.1f}–{max(paper_book_ratio[book_name]):.1f}",
+        paper_ratio_usual=f"{min(paper_book_ratio[usual_name]):.1f}–{max(paper_book_ratio[usual_name]):.1f}",
+        paper_grid_ratio=f"{min(finite_grid):.1f}–{max(finite_grid):.1f}",
+        paper_grid_below=", ".join(f"{sum(not b.holds(v) for v in paper_grid)} below {b.lo:.3g}"
+                                   for b in ratio_claim.all_bars()),
+        paper_grid_total=f"{len(paper_grid)}",
+        paper_ratio_verdict=words(results, "A.fig3.clock_ratio"),
+        paper_rep_grok=(f"comes {min(paper_rep_grok):,.0f}–{max(paper_rep_grok):,.0f} epochs *after*"
+                        if min(paper_rep_grok) > 0
+                        else f"comes between {-min(paper_rep_grok):,.0f} epochs before and "
+                             f"{max(paper_rep_grok):,.0f} epochs after"),
+        paper_keeps=("at the paper's length the representation keeps simplifying long after the test accuracy has "
+                     "passed 95%" if min(paper_rep_grok) > 0 else "the order of the two clocks depends on the run"),
+        paper_srank_order=srank_order(paper, paper_results),
+        default_srank_order=reading(seed_results(run)["A.fig3.srank_wd_order"]),
+    )
+
+
+def seed_clock_rows() -> list[dict]:
+    """:func:`fig3_clock_table` of every seed's sweep (:func:`seed_sweeps`), merged as median [min–max]."""
+    return spread_table([fig3_clock_table(s) for s in seed_sweeps()])
+
+
+def seed_verdict_rows() -> list[dict]:
+    """Each Figure 3 claim graded on each seed's sweep alone and on every seed at once."""
+    return seed_table(evaluate_fig3, seed_sweeps())
+
+
+def _seed_spread(seed_tables: Sequence[Sequence[dict]], column: str) -> tuple:
+    """The largest spread of ``column`` between seeds at one λ, relative to its median: (spread, λ, min, max)."""
+    return max(((max(v) - min(v)) / sorted(v)[len(v) // 2], rows[0]["weight_decay"], min(v), max(v))
+               for rows in zip(*seed_tables) for v in [[r[column] for r in rows if not math.isnan(r[column])]]
+               if len(v) > 1)
+
+
+def _peak_misses(seeds: Sequence[Sequence[History]]) -> list[tuple]:
+    """(seed index, λ, peak epoch, ε, T_cls(ε)) of each run whose stable rank of E does not peak after T_cls(ε) at
+    some ε of the fit grid (ε: the largest such)."""
+    return [(s, h.cfg.weight_decay, peak, max(missed), t_cls(h, max(missed)))
+            for s, hs in enumerate(seeds) for h in hs
+            for peak in [float(h.steps[int(np.argmax(h[f"srank_{SLOW_MATRIX}"]))])]
+            for missed in [[e for e in FIT_EPS_GRID if not AFTER_FIT.holds(peak - t_cls(h, e))]] if missed]
+
+
+def _seed_verdicts_sentence(seeds: Sequence[Sequence[History]]) -> str:
+    """Which verdicts differ between seeds graded alone, and for which run the stable rank of E peaks too early."""
+    differ = list(differing(evaluate_fig3, seeds))
+    if not differ:
+        return "Graded on each seed alone, every claim has the same verdict for all seeds."
+    seed_fig3 = seed_verdicts(evaluate_fig3, seeds)
+    peak_misses = _peak_misses(seeds)
+    return ("Graded on each seed alone, "
+            + ("one verdict differs" if len(differ) == 1 else f"{len(differ)} verdicts differ")
+            + " between seeds (" + ", ".join(f"`{c}`" for c in differ)
+            + "; over the seeds such a claim is inconclusive)"
+            + ("." if not peak_misses else ": " + "; ".join(
+                f"with seed {recordings.SEEDS[s]} the stable rank of E peaks at epoch {peak:,.0f} for λ = {wd:g}, "
+                f"not after {typeset(f'T_cls({e:.0e})')} = {t:,.0f}, so the claim that it starts falling only after "
+                f"the train loss has saturated is {seed_fig3['A.fig3.after_fit'][s].word} for that seed"
+                for s, wd, peak, e, t in peak_misses) + "."))
+
+
+def _rep_before_sentence(seed_tables: Sequence[Sequence[dict]]) -> str:
+    """For which seed and λ T_rep comes before T_grok(95%) at the book's f, and by how many epochs."""
+    rep_before = {recordings.SEEDS[s]: [(r["weight_decay"], r["T_grok(95%)"] - r["T_rep"]) for r in rows
+                                        if r["T_rep"] < r["T_grok(95%)"]]
+                  for s, rows in enumerate(seed_tables)}
+    clauses = [(f"for seed {s} at every λ" if len(cases) == len(seed_tables[0]) else
+                f"for seed {s} at λ = " + ", ".join(f"{wd:g}" for wd, _ in cases))
+               + (f" (by {cases[0][1]:,.0f} epochs)" if len(cases) == 1 else
+                  f" (by {min(d for _, d in cases):,.0f}–{max(d for _, d in cases):,.0f} epochs)")
+               for s, cases in rep_before.items() if cases]
+    return ("$T_{\\mathrm{rep}}$ comes before $T_{\\mathrm{grok}}$ " + " and ".join(clauses)
+            + ", so even the order of $T_{\\mathrm{rep}}$ and $T_{\\mathrm{grok}}$ at the book's threshold is not a "
+              "property of every run"
+            if clauses else "$T_{\\mathrm{rep}}$ comes after $T_{\\mathrm{grok}}$ for every seed and λ at the book's "
+                            "threshold")
+
+
+def seeds_reading() -> dict[str, str]:
+    """The clocks across seeds 0, 1 and 2 (:func:`seed_sweeps`): how far T_rep and T_cls move, which verdicts
+    differ between seeds graded alone, and where T_rep comes before T_grok."""
+    seeds = seed_sweeps()
+    seed_tables = [fig3_clock_table(s) for s in seeds]
+    rep_spread, cls_spread = _seed_spread(seed_tables, "T_rep"), _seed_spread(seed_tables, "T_cls(1e-04)")
+    cls_epochs = max(max(v) - min(v) for rows in zip(*seed_tables)
+                     for v in [[r["T_cls(1e-04)"] for r in rows if not math.isnan(r["T_cls(1e-04)"])]] if v)
+    return dict(
+        seed_rep_spread=f"{rep_spread[0]:.0%}",
+        seed_rep_wd=f"{rep_spread[1]:g}",
+        seed_rep_range=f"{rep_spread[2]:,.0f}–{rep_spread[3]:,.0f}",
+        seed_more="more than" if rep_spread[0] > cls_spread[0] else "no more than",
+        seed_cls_epochs=f"{cls_epochs:,.0f}",
+        seed_verdicts=_seed_verdicts_sentence(seeds),
+        seed_rep_before=_rep_before_sentence(seed_tables),
+    )
+
+
+def legend_rows(owner, rows: Sequence[Sequence[tuple]], **kwargs):
+    """A legend outside ``owner``'s axes (a figure or subfigure), below them, where it hides no data:
+    ``rows`` of (handle, label) pairs, each row of the legend one row of entries (short rows padded)."""
+    ncol = max(len(r) for r in rows)
+    blank = (plt.Line2D([], [], alpha=0), "")
+    padded = [list(r) + [blank] * (ncol - len(r)) for r in rows]
+    handles, labels = zip(*(padded[r][c] for c in range(ncol) for r in range(len(padded))))  # legends fill by column
+    return owner.legend(handles, labels, ncol=ncol, loc="outside lower center", **kwargs)
+
+
+def plot_loss_and_srank(ax, histories: Sequence[History], matrix: str = "E", clocks: dict | None = None) -> None:
+    """Train (dashed) and test (solid) loss (log, left axis) and the stable rank of ``matrix``
+    (dotted, right axis) vs epoch.
+
+    ``clocks`` maps a weight decay to (T_cls, T_rep): T_cls, a train-loss clock, is drawn as a
+    circle on the train-loss curve, T_rep as a diamond on the stable-rank curve.
+    """
+    colors = weight_decay_colors([h.cfg.weight_decay for h in histories])
+    right = ax.twinx()
+    for h in histories:
+        wd = h.cfg.weight_decay
+        c = colors[wd]
+        ax.plot(house_style.epochs(h), h["train_loss"], color=c, lw=0.9, ls="--")
+        ax.plot(house_style.epochs(h), h["test_loss"], color=c, lw=1.2, label=f"λ = {wd:g}")
+        right.plot(house_style.epochs(h), h[f"srank_{matrix}"], color=c, lw=1.4, ls=":")
+        if clocks and wd in clocks:
+            t_c, t_r = clocks[wd]
+            if np.isfinite(t_c):
+                ax.plot([t_c], [h.at("train_loss", t_c)], "o", color=c, ms=5, mec="black", mew=0.5)
+            if np.isfinite(t_r):
+                right.plot([t_r], [h.at(f"srank_{matrix}", t_r)], "D", color=c, ms=5, mec="black", mew=0.5)
+    ax.set_yscale("log")
+    ax.set_xlabel("epoch (full-batch step)")
+    ax.set_ylabel("cross-entropy: train (dashed), test (solid)")
+    right.set_ylabel(f"stable rank of {matrix} (dotted)")
+    right.grid(False)
+    right.spines["right"].set_visible(True)
+
+
+#: The train-loss clock the Figure 3 plots mark (a circle on the train loss).
+FIG3_CLS = r"$T_{\mathrm{cls}}(10^{-4})$"
+
+
+def loss_and_srank_legend(owner, histories: Sequence[History], matrix: str = "E", cls_label: str = FIG3_CLS,
+                          extra: Sequence[tuple] = ()):
+    """The legend of :func:`plot_loss_and_srank`, below the axes of ``owner`` (a figure or subfigure):
+    one colour per weight decay on the first row, the line styles and the clock markers (and ``extra``
+    (handle, label) pairs) on the second."""
+    colors = weight_decay_colors([h.cfg.weight_decay for h in histories])
+    line = lambda **kw: plt.Line2D([], [], color="grey", **kw)  # noqa: E731
+    marker = lambda m: plt.Line2D([], [], ls="none", marker=m, ms=5, color="grey", mec="black", mew=0.5)  # noqa: E731
+    return legend_rows(owner, [
+        [(plt.Line2D([], [], color=c), f"λ = {wd:g}") for wd, c in sorted(colors.items())],
+        [(line(ls="--", lw=0.9), "train loss"), (line(ls="-", lw=1.2), "test loss"),
+         (line(ls=":", lw=1.4), f"stable rank of {matrix}"), (marker("o"), f"{cls_label} on the train loss"),
+         (marker("D"), r"$T_{\mathrm{rep}}$ on the stable rank"), *extra]])
+
+
+def figure3(histories: Sequence[History], matrix: str, clocks: dict, others: Sequence[str]):
+    """Paper A, Figure 3: losses and stable rank, with both clocks marked; other matrices alongside."""
+    fig = plt.figure(figsize=(12, 4.7), layout="constrained")
+    main, side = fig.subfigures(1, 2, width_ratios=[1.5, 1])
+    ax = main.subplots()
+    plot_loss_and_srank(ax, histories, matrix, clocks)
+    ax.set_title(f"(a) losses and stable rank of {matrix}, with both clocks", loc="left")
+    loss_and_srank_legend(fig, histories, matrix)  # the whole figure's width: five entries a row do not fit under (a)
+    axes = side.subplots(len(others), 1, sharex=True)
+    colors = weight_decay_colors([h.cfg.weight_decay for h in histories])
+    for a, name in zip(np.atleast_1d(axes), others):
+        for h in histories:
+            a.plot(house_style.epochs(h), h[f"srank_{name}"], color=colors[h.cfg.weight_decay], lw=1.0)
+        a.set_ylabel(f"srank {name}")
+    np.atleast_1d(axes)[0].set_title("(b) stable rank of the other matrices", loc="left")
+    np.atleast_1d(axes)[-1].set_xlabel("epoch")
+    return fig
+
+
+def figure3_paper_settings(panels: dict[str, tuple[Sequence[History], dict]], matrix: str = "E"):
+    """Figure 3 (a) at the paper's settings, one panel per split (``panels``: title -> (sweep, clocks))."""
+    fig, axes = plt.subplots(1, len(panels), figsize=(6.5 * len(panels), 4.7), layout="constrained", squeeze=False)
+    for ax, (title, (histories, clocks)) in zip(axes[0], panels.items()):
+        plot_loss_and_srank(ax, histories, matrix, clocks)
+        ax.axvspan(*PAPER_WINDOW, color="grey", alpha=0.12, lw=0)
+        ax.set_title(title, loc="left")
+    # one legend for both panels (the same weight decays), below them: inside, it hid the early train loss
+    window = (patches.Patch(color="grey", alpha=0.12, lw=0), "the paper's test-loss window, 4k–8.5k")
+    loss_and_srank_legend(fig, next(iter(panels.values()))[0], matrix, extra=[window])
+    return fig
+
+
+def figure_init(default: Sequence[History], scaled: Sequence[History]):
+    """The two initialisations side by side: ||E||_F, the stable rank of E and the losses, one colour
+    per weight decay, PyTorch's default solid and N(0, 1/d) dashed."""
+    fig, axes = plt.subplots(1, 3, figsize=(13, 3.8), layout="constrained")
+    colors = weight_decay_colors([h.cfg.weight_decay for h in default])
+    for histories, ls in ((default, "-"), (scaled, "--")):
+        for h in histories:
+            c = colors[h.cfg.weight_decay]
+            axes[0].plot(house_style.epochs(h), h["norm_E"], color=c, ls=ls)
+            axes[1].plot(house_style.epochs(h), h["srank_E"], color=c, ls=ls)
+            axes[2].plot(house_style.epochs(h), h["test_loss"], color=c, ls=ls, label=f"λ = {h.cfg.weight_decay:g}"
+                         if ls == "-" else None)
+    axes[0].set_yscale("log")
+    axes[0].set_ylabel(r"$\|E\|_F$")
+    axes[1].set_ylabel("stable rank of E")
+    axes[2].set_yscale("log")
+    axes[2].set_ylabel("test cross-entropy")
+    for ax, title in zip(axes, ("(a) size of the embeddings", "(b) the slow clock's matrix", "(c) test loss")):
+        ax.set_xlabel("epoch")
+        ax.set_title(title, loc="left")
+    inits = [plt.Line2D([], [], color="grey", ls="-"), plt.Line2D([], [], color="grey", ls="--")]
+    axes[0].legend(inits, ["E ~ N(0, 1) (PyTorch)", "E ~ N(0, 1/d)"], loc="lower left")
+    axes[2].legend(loc="lower left")
+    return fig
+
+
+def clock_marks(hs) -> dict:
+    """Weight decay -> (T_cls, T_rep), the two clocks Figure 3 marks on each run."""
+    return {r["weight_decay"]: (r["T_cls(1e-04)"], r["T_rep"]) for r in fig3_clock_table(hs)}
+
+
+def draw_fig3(hs):
+    return figure3(hs, SLOW_MATRIX, clock_marks(hs), others=OTHER_MATRICES)
+
+
+def draw_init(default, scaled):
+    return figure_init(default, scaled)
+
+
+def draw_fig3_paper(*splits):
+    return figure3_paper_settings({label: (hs, clock_marks(hs)) for label, hs in zip(PAPER_SPLITS,
+                                                                                             splits, strict=True)})
+
+
+FIG3_STABLE_RANK = Figure("paper_a/fig3_stable_rank", "Paper A, Figure 3: test loss and the stable-rank clock, with "
+                          "both clocks marked", fig3_stable_rank, draw_fig3, interactive=True)
+FIG3_PAPER_SETTINGS = Figure("paper_a/fig3_paper_settings", "Paper A, Figure 3 at the paper's settings (recorded "
+                             "runs; the caption gives their settings), both splits", fig3_paper_settings,
+                             draw_fig3_paper, tuple(PAPER_SPLITS.values()))
+INIT_COMPARISON = Figure("paper_a/init_comparison", "Paper A: PyTorch's N(0, 1) embeddings against N(0, 1/d) (default "
+                         "profile; recorded runs)", init_comparison, draw_init, ("default", "init_scaled"))
+CHAPTER = Chapter("notebooks/paper_a/fig3_stable_rank.ipynb", run, config.sweep,
+                  (FIG3_STABLE_RANK, FIG3_PAPER_SETTINGS, INIT_COMPARISON), claims=tuple(CLAIMS))
