@@ -128,7 +128,6 @@ def compare_dtypes() -> dict:
     """The sparse chapter's verdicts on its default sweeps trained one by one, stacked in float64, stacked in float32."""
     import dataclasses
 
-    
     groups = run_sets.sparse_configs("default")
     verdicts = {}
     for how in ("one by one", "float64", "float32"):

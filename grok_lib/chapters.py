@@ -18,10 +18,10 @@ restated this is derived here:
 - the book's runs that ``make`` trains up front (:func:`book_configs`),
 - the recorded sets a figure is drawn from, which its caption names (:func:`recorded_sets`).
 
-A part's ``chapters`` package gathers its chapter modules for the book (:func:`gathered`: ``CHAPTERS``, ``REGISTRY``)
-and declares ``load_set(name)`` (the histories of one of its recorded sets, or of ``"default"``: its default runs
-that recorded figures compare with); a part with recorded figures also declares ``recorded_profiles()`` (profile ->
-its configs), which their captions compare with. Reading Part A's declarations loads no matplotlib (its chapter
+A part's ``chapters`` package gathers its chapter modules for the book (:func:`gathering`: ``MODULES``, ``CHAPTERS``,
+``REGISTRY``, at their first use); a part with figures drawn from recorded sets also declares ``load_set(name)`` (the
+histories of one of its recorded sets, or of ``"default"``: its default runs that recorded figures compare with) and
+``recorded_profiles()`` (profile -> its configs), which their captions compare with. Reading Part A's declarations loads no matplotlib (its chapter
 modules name it with :func:`deferred`: the GPU check reads them on a machine without it); the chapter modules of
 Parts B and C import pyplot with the rest of the chapter.
 """
@@ -58,6 +58,9 @@ def shaped(runs: Runs, histories: Sequence) -> Union[list, dict]:
 
 
 class _Deferred:
+    """A module's stand-in: each attribute read imports the module (``import_module``: the first time only, then
+    from ``sys.modules``) and reads it there."""
+
     def __init__(self, name: str):
         self._name = name
 
@@ -68,7 +71,7 @@ class _Deferred:
         return f"<module {self._name!r}, imported at first use>"
 
 
-def deferred(name: str):
+def deferred(name: str) -> _Deferred:
     """Module ``name``, imported at its first attribute access and not looked up before (finding a module's spec
     runs its package's ``__init__``): Part A's chapter modules name matplotlib and the plotting style this way, so
     that reading their declarations needs no matplotlib installed (the GPU check reads them on a machine with torch
@@ -105,7 +108,7 @@ class Chapter:
 
 
 def toc_stems(part: str) -> tuple[str, ...]:
-    """The chapter modules' names of a part laid out one module per chapter, in book order: its notebooks as
+    """The chapter modules' names of ``part``, in book order: its notebooks as
     ``_toc.yml`` lists them. A new chapter is listed there, not in a module, so adding one changes no module the other
     chapters' notebooks import (they do not re-execute)."""
     from .paths import TOC
@@ -114,7 +117,7 @@ def toc_stems(part: str) -> tuple[str, ...]:
 
 
 def gathered(part: str) -> dict:
-    """A part laid out one module per chapter, gathered for the book: ``MODULES`` (its chapter modules in book
+    """Part ``part``'s chapter modules, gathered for the book: ``MODULES`` (its chapter modules in book
     order), ``CHAPTERS`` (their declarations) and ``REGISTRY`` (its claims by id, in book order: a chapter that grades
     no claim declares no ``CLAIMS``). Its package's ``__getattr__`` calls this at the first use of any (PEP 562): a
     notebook that imports its own chapter module loads no other chapter."""
@@ -124,19 +127,17 @@ def gathered(part: str) -> dict:
             "REGISTRY": {cid: claim for m in modules for cid, claim in getattr(m, "CLAIMS", {}).items()}}
 
 
-def gathering(part: str, namespace: dict, lazy: Optional[Mapping[str, Callable[[], object]]] = None):
+def gathering(part: str, namespace: dict):
     """``(__getattr__, __dir__)`` for the ``chapters`` package of ``part`` (PEP 562; ``namespace``: the package's
-    ``globals()``): ``MODULES``, ``CHAPTERS`` and ``REGISTRY`` (:func:`gathered`), and each name of ``lazy`` (its
-    value made by calling the function given), are gathered together at the first use of any and kept. So a notebook
-    that imports its own chapter module loads no other chapter, and an edit to one chapter re-executes only its
-    notebook (and the claims report, which reads every chapter's claims)."""
-    lazy = dict(lazy or {})
-    names = ("MODULES", "CHAPTERS", "REGISTRY", *lazy)
+    ``globals()``): ``MODULES``, ``CHAPTERS`` and ``REGISTRY`` (:func:`gathered`) are gathered together at the first
+    use of any and kept. So a notebook that imports its own chapter module loads no other chapter, and an edit to one
+    chapter re-executes only its notebook (and the claims report, which reads every chapter's claims)."""
+    names = ("MODULES", "CHAPTERS", "REGISTRY")
 
     def __getattr__(name: str):
         if name not in names:
             raise AttributeError(f"module {namespace['__name__']!r} has no attribute {name!r}")
-        namespace.update(gathered(part), **{k: make() for k, make in lazy.items()})
+        namespace.update(gathered(part))
         return namespace[name]
 
     def __dir__():
@@ -218,12 +219,8 @@ def recorded_sets(name: str) -> tuple[str, ...]:
 
 def book_configs(profile: str = "default", part: Optional[str] = None) -> list:
     """Every run the chapters of ``part`` (of every part when None) need, each once: their own and their
-    claims' (trained up front by ``make``)."""
-    configs = []
-    for c in chapters(part):
-        own = c.runs(profile)
-        configs += flat(own) + c.claim_runs(own)
-    return list(dict.fromkeys(configs))  # configs are frozen: equal ones (of one type) are one run
+    claims' (trained up front by ``make``), in the order the chapters first need them."""
+    return list(book_chapters(profile, part))  # configs are frozen: equal ones (of one type) are one run
 
 
 def book_chapters(profile: str = "default", part: Optional[str] = None) -> dict:
@@ -237,16 +234,14 @@ def book_chapters(profile: str = "default", part: Optional[str] = None) -> dict:
     return needed
 
 
-def with_claim_runs(plan: Union[str, Callable[[Runs], list]], run):
+def with_claim_runs(plan: Callable[[Runs], list], run):
     """``run`` (a notebook's :class:`~grok_lib.notebook.Run`) with the histories of its chapter's claim-only runs
     (``run.claim_histories``), planned from its own runs (named groups where it has them) and served from the store
-    or trained. ``plan``: the chapter's claim-only runs (the function its declaration names as ``claim_runs``), or
-    its notebook as ``"<part>/<stem>"`` to look them up."""
+    or trained. ``plan``: the chapter's claim-only runs (the function its declaration names as ``claim_runs``)."""
     from dataclasses import replace
 
     from .runs import run_all
 
-    plan = plan if callable(plan) else chapter(*plan.split("/")).claim_runs
     own = run.group_configs or list(run.configs)
     return replace(run, claim_histories=run_all(plan(own), progress=False))
 

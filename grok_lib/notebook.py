@@ -7,7 +7,6 @@ plumbing: its chapter module's ``run``. The setup
 cell passes the notebook's namespace explicitly::
 
     run = chapter.run(**notebook.parameters(globals(), chapter.run))
-    run = chapter_runs.mlp(**notebook.parameters(globals(), chapter_runs.mlp))
 
 :func:`parameters` returns the arguments of that function (the chapter's ``call``, see
 :mod:`grok_lib.chapters`): the notebook's parameters are its positional-or-keyword parameters
@@ -235,7 +234,7 @@ def parameters(namespace: dict, setup) -> dict:
 def assigned_before(namespace: dict) -> set[str]:
     """The names the cells before this one assigned at their top level (IPython's ``In``: the sources
     of the cells run so far, this one last). A value papermill injected under a name that the setup
-    cell then re-imports (``-p chapter_runs 1``) is no longer in the namespace, but its assignment is here."""
+    cell then re-imports (``-p chapter 1``) is no longer in the namespace, but its assignment is here."""
     sources = cell_sources(namespace)
     names = set()
     for src in sources[:-1]:

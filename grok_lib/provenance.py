@@ -22,8 +22,8 @@ def load_manifest(part: str | None = None) -> dict[str, dict]:
 
 def manifest_entry(name: str) -> dict:
     """Figure ``name``'s manifest entry, read from its own part's declarations only (a notebook that draws a
-    figure of Part A imports no module of Parts B and C for it), and where the part is laid out by chapter from
-    the chapter module its notebook imported (:func:`grok_lib.chapters.declaring`)."""
+    figure of Part A imports no module of Parts B and C for it), from the chapter module its notebook imported
+    (:func:`grok_lib.chapters.declaring`)."""
     from .chapters import declaring, manifest_entry as entry
 
     return entry(*declaring(name))

@@ -395,7 +395,7 @@ def lr_check(figures_envelope: dict) -> dict:
     configs = config.sweep("default")
     changed = [replace(c, lr=c.lr * 1.01) if c.weight_decay == 1.0 else c for c in configs]
     problems = figure_numbers.compare_envelope(figures_envelope["paper_a/fig1_loss_curves"],
-                                               fig1_chapter.fig1_loss_curves(run_all(changed, workers=2)))
+                                               fig1_chapter.fig1_numbers(run_all(changed, workers=2)))
     return {"figure": "paper_a/fig1_loss_curves", "change": "lr x 1.01 for the lambda = 1 run",
             "outside": len(problems), "examples": problems[:5]}
 

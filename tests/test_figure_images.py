@@ -1,5 +1,5 @@
-"""Figure regression, part 1: every figure of the book, as its chapter declares it (``grok_lib/<part>/chapters.py``:
-the ``draw`` its notebook's ``run.figure(name)`` calls), drawn from inputs of the same shape that need no training
+"""Figure regression, part 1: every figure of the book, as its chapter declares it (its chapter module's ``CHAPTER``:
+the ``draw`` its notebook's ``run.figure(chapter.FIGURE)`` calls), drawn from inputs of the same shape that need no training
 run (``tests/<part>/figure_inputs.py``), against a committed baseline image. So a new figure needs no entry here.
 
 Run with ``--mpl`` (``make test`` does). Baselines live in a folder named after the matplotlib and FreeType

@@ -20,7 +20,7 @@ from grok_lib import arithmetic, chapters, figure_numbers, paths
 ENVELOPE = paths.ENVELOPE
 
 #: figure name (``<part>/<figure>``) -> the reduction of the default-profile runs its committed numbers hold,
-#: as every part's chapters declare it (grok_lib/<part>/chapters.py)
+#: as every chapter module declares it (its ``CHAPTER``)
 FIGURES = chapters.figure_numbers()
 
 

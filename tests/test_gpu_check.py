@@ -88,8 +88,9 @@ def test_the_gpu_check_imports_only_the_standard_library_torch_and_numpy():
 
 
 def test_reading_the_chapter_declarations_imports_nothing_beyond_torch_and_numpy():
-    """Step 6 reads the figure declarations (grok_lib/<part>/chapters.py, reached through import_module, which the
-    import walk above does not follow); their plot modules load only when a figure is drawn (chapters.lazy_import).
+    """Step 6 reads the figure declarations (each chapter module's CHAPTER, reached through import_module, which the
+    import walk above does not follow); they name matplotlib and the style with chapters.deferred, imported only when a
+    figure is drawn.
     So check it in a process: reading Part A's declarations, as step 6 does, adds no module outside the standard
     library and grok_lib to what importing grok_lib, numpy and torch loads."""
     code = ("import sys, grok_lib, numpy, torch; before = {m.split('.')[0] for m in sys.modules}; "

@@ -1,4 +1,4 @@
-"""Provenance: the figure manifest (derived from the chapters' declarations, grok_lib/<part>/chapters.py) is the single source of which
+"""Provenance: the figure manifest (derived from the chapters' declarations, each chapter module's CHAPTER) is the single source of which
 notebook makes which figure with which parameters into which files."""
 
 import ast

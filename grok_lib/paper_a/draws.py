@@ -21,10 +21,6 @@ def members(hs: Sequence[History]) -> tuple:
     return tuple(f"λ={h.cfg.weight_decay:g}" for h in hs)
 
 
-def draw_seed(hs: Sequence[History]):
-    return int(hs[0].cfg.data_seed)
-
-
 def sorted_sweeps(sweeps: Sweeps) -> list[list[History]]:
     return [by_weight_decay(hs) for hs in sweeps]
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from .. import recorded as recorded_runs
 from ..history import History
 from ..notebook import Run, start
-from . import config
+from . import config, recordings
 
 
 def mlp(profile: str = "default", weight_decays=None, p=None, train_frac=None, split=None, init=None, width=None,
@@ -70,3 +70,10 @@ def describe(run: Run) -> str:
     c0 = run.configs[0]
     return (f"profile {run.profile!r}: {len(run.histories)} runs, p={c0.p}, width={c0.width}, "
             f"train_frac={c0.train_frac}, epochs={c0.epochs}; weight decays {[c.weight_decay for c in run.configs]}")
+
+
+def paper_settings_reading() -> dict[str, str]:
+    """The settings of the recorded runs at the paper's scale: width, epochs and both splits' training fractions."""
+    unordered, ordered = recordings.paper_unordered()[0], recordings.paper_ordered()[0]
+    return dict(paper_width=f"{unordered.width}", paper_epochs=f"{unordered.epochs:,}",
+                unordered_frac=f"{unordered.train_frac:g}", ordered_frac=f"{ordered.train_frac:g}")

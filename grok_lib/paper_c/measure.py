@@ -334,7 +334,7 @@ def rescaled_clock_crossing(gram_mean, d_out: int, theory_t: float) -> float:
 # --- the tanh net's nonlinearity -------------------------------------------------------------------------------------
 def tanh_nonlinearity(config, t_max: int, at_steps: Sequence[int]) -> dict[str, np.ndarray]:
     """The tanh net of ``config`` retraced to step ``t_max`` with the trainer's own data, initialisation and update
-    (:func:`grok_lib.paper_c.simulate._tanh_gd`'s GD, copied here: the trainer's module keys the stored runs), and
+    (the GD of ``grok_lib.paper_c.simulate._net_gd``, copied here: the trainer's module keys the stored runs), and
     at each of ``at_steps`` (<= t_max) how far it is from linear:
 
     - ``nonlinear``: the mean square per output of the nonlinear part of its output on the test inputs,

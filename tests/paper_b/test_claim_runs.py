@@ -22,7 +22,7 @@ def _keys(configs):
 def test_claim_configs_are_the_focus_run_at_more_seeds_and_the_in_regime_sweeps():
     sparse = _chapter("sparse_classification").runs("default")
     seeds = _chapter("sparse_classification").claim_runs(sparse)
-    focus = sparse_chapter._focus_config(sparse)
+    focus = sparse_chapter.focus_config(sparse)
     assert focus in sparse["alpha"] and focus in sparse["weight_decay"]  # the run both sweeps share
     assert [c.data_seed for c in seeds] == list(range(focus.data_seed + 1, focus.data_seed + config.FIG1A_DATA_SEEDS))
     assert all(c == focus.__class__(**{**focus.to_dict(), "data_seed": c.data_seed}) for c in seeds)
@@ -65,7 +65,7 @@ def test_the_in_regime_runs_follow_a_reruns_seeds_and_lambdas():
 def test_a_rerun_focuses_on_the_alpha_sweeps_run_nearest_the_lambda_sweeps_alpha():
     groups = run_sets.sparse_configs("ci", alphas=[2.0, 64.0], weight_decays=[0.1])  # leaves the profile's alpha out
     alpha = groups["weight_decay"][0].alpha
-    focus = sparse_chapter._focus_config(groups)
+    focus = sparse_chapter.focus_config(groups)
     assert focus in groups["alpha"] and focus not in groups["weight_decay"]
     assert all(abs(math.log(focus.alpha / alpha)) <= abs(math.log(c.alpha / alpha)) for c in groups["alpha"])
 

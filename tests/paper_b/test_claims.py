@@ -255,7 +255,7 @@ def test_the_papers_lambda_table_and_reading_put_each_run_beside_the_figures_run
     rows = sparse_chapter.lambda_table(at_paper, book)
     assert [(r["start frac"], r["start frac, book's lambda"]) for r in rows] == [(0.45, 0.55), (0.45, 0.55)]
     manifest = {"runs": [{"seconds": 1800.0}, {"seconds": 1800.0}], "machine": "a CPU"}
-    words = sparse_chapter.paper_lambda_reading(at_paper, rows, book[0], manifest)
+    words = sparse_chapter.paper_lambda_words(at_paper, rows, book[0], manifest)
     assert words["lam_start_shift"] == "-0.10 to -0.10" and words["lam_end_shift"] == "-0.08 to -0.08"
     assert words["lam_hours"] == "1.0 h" and words["lam_other_seeds"] == "1"
     assert words["lam_start_in"] == f"{sum(sparse_chapter.START_FRACTION.holds(0.45) for _ in rows)} of 2"
@@ -268,7 +268,7 @@ def test_the_papers_lambda_reading_of_a_rerun_without_the_figures_runs():
     for h in at_paper:
         h.config.update(d=4000, n_train=128)
     rows = sparse_chapter.lambda_table(at_paper, [fractions(0.3, 0.6, alpha=4.0, seed=1)])
-    words = sparse_chapter.paper_lambda_reading(at_paper, rows, fractions(0.3, 0.6, alpha=4.0, seed=1),
+    words = sparse_chapter.paper_lambda_words(at_paper, rows, fractions(0.3, 0.6, alpha=4.0, seed=1),
                                           {"runs": [{"seconds": 60.0}], "machine": "a CPU"})
     assert words["lam_focus_alpha"] == "128" and words["lam_start_shift"].startswith("(not measured")
     assert words["lam_answer"].endswith("data seeds (not measured: these figures have no run at the same α and data seed)")

@@ -17,16 +17,17 @@ from ...grading import Bar, Choice, Claim, draw, grade, Result
 from ...history import History
 from ...notebook import Run
 from ...tables import typeset
-from .. import config, recordings
+from .. import config
 from ..claim_terms import ABSTRACT, FIT_EPS
 from ..clocks import t_rep_srank
 from ..curve_numbers import FIG1_EPOCHS, PATTERN_EPOCH, shown, tag
-from ..draws import draw_seed, members, regime, sorted_sweeps, Sweeps
+from ..draws import members, regime, sorted_sweeps, Sweeps
 from ..panels import weight_decay_colors
 from ..relu_reduction import churn_rate, CHURN_WINDOW, FROZEN_CHURN, frozen_epoch, reduction_error
 from ..robustness import seed_of, seed_table, seed_verdicts, spread_table
 from ..run_sets import judged_seeds, mlp as run, paper_splits, seed_sweeps
 from ..run_sets import describe  # noqa: F401 (the line its notebook prints after the setup call)
+from ..run_sets import paper_settings_reading  # noqa: F401 (the recorded runs' settings its page states)
 from ..words import seeds_phrase
 
 plt = deferred("matplotlib.pyplot")
@@ -57,9 +58,9 @@ def evaluate_activations(sweeps: Sweeps) -> list[Result]:
     of the grid). The reduced-model check needs a run's kept weights, so it is reported where they are kept."""
     sweeps = sorted_sweeps(sweeps)
     claim = CLAIMS["A.relu.frozen_patterns"]
-    draws = [draw([frozen_epoch(h, c) / t_rep_srank(h) for h in hs], draw_seed(hs), (c,), members(hs))
+    draws = [draw([frozen_epoch(h, c) / t_rep_srank(h) for h in hs], seed_of(hs), (c,), members(hs))
              for hs in sweeps for c in claim.choices[0].grid]
-    late = "; ".join(f"seed {draw_seed(hs)}: " + ", ".join(
+    late = "; ".join(f"seed {seed_of(hs)}: " + ", ".join(
         f"{float(np.nanmedian(churn_rate(h)[h.steps >= t_cls(h, FIT_EPS)])):.4f}" for h in hs) for hs in sweeps)
     text = f"median churn per 50 epochs after T_cls(1e-3), per weight decay: {late}"
     focus = sweeps[0][-1]
@@ -68,6 +69,11 @@ def evaluate_activations(sweeps: Sweeps) -> list[Result]:
         text += (f"; λ={focus.cfg.weight_decay:g}, the pattern of epoch 1000 held to the end: "
                  f"{err['bits_changed']:.3f} of bits differ, relative logit error {err['rel_logit_error']:.2f}")
     return [grade(claim, draws, text, regime=regime(sweeps))]
+
+
+def evaluate(run: Run) -> list[Result]:
+    """The chapter's claim on the sweeps its verdicts are judged on (:func:`judged_seeds`)."""
+    return evaluate_activations(judged_seeds(run))
 
 
 def activation_marks(histories: Sequence[History]) -> dict[float, tuple[float, float]]:
@@ -107,7 +113,7 @@ def activation_rates(histories: Sequence[History]) -> dict[float, np.ndarray]:
     return out
 
 
-def activation_patterns(histories: Sequence[History]) -> dict[str, float | None]:
+def activation_numbers(histories: Sequence[History]) -> dict[str, float | None]:
     """Activation-pattern figure: churn at fixed epochs and the reduced model's error, per weight decay."""
     values: dict[str, float | None] = {}
     for h in histories:
@@ -128,7 +134,6 @@ def frozen_grid(history: History) -> dict[float, float]:
     return {c: frozen_epoch(history, c) for c in FROZEN_CHURN_GRID}
 
 
-# --- the numbers the page's prose quotes (glued, never typed) ---------------------------------------------------
 def slow_phase_reading(run: Run) -> dict[str, str]:
     """The longest slow phase (T_rep - T_cls(1e-3), :func:`activation_marks`) in epochs, and the share of the pattern
     bits that could flip in it while the patterns count as frozen."""
@@ -148,11 +153,6 @@ def _near_span(rows: Sequence[dict]) -> str:
 def span_reading(run: Run) -> dict[str, str]:
     """The span of the table's "last ..." columns (:func:`activation_table`)."""
     return dict(near_span=_near_span(activation_table(run.histories)))
-
-
-def evaluate(run: Run) -> list[Result]:
-    """The chapter's claim on the sweeps its verdicts are judged on (:func:`judged_seeds`)."""
-    return evaluate_activations(judged_seeds(run))
 
 
 def churn_after_fit(histories: Sequence[History]) -> list[float]:
@@ -219,13 +219,6 @@ def threshold_reading(run: Run) -> dict[str, str]:
     )
 
 
-def paper_settings_reading() -> dict[str, str]:
-    """The settings of the recorded runs at the paper's scale: width, epochs and both splits' training fractions."""
-    unordered, ordered = recordings.paper_unordered()[0], recordings.paper_ordered()[0]
-    return dict(paper_width=f"{unordered.width}", paper_epochs=f"{unordered.epochs:,}",
-                unordered_frac=f"{unordered.train_frac:g}", ordered_frac=f"{ordered.train_frac:g}")
-
-
 def paper_reading() -> dict[str, str]:
     """The recorded runs at the paper's settings (:func:`paper_splits`): whether anything freezes at any threshold,
     and the median churn after the fit."""
@@ -247,7 +240,7 @@ def seed_spread_rows(seeds: Sequence[Sequence[History]]) -> list[dict]:
     return spread_table([frozen_sensitivity(s) for s in seeds])
 
 
-def seed_rows(seeds: Sequence[Sequence[History]]) -> list[dict]:
+def seed_verdict_rows(seeds: Sequence[Sequence[History]]) -> list[dict]:
     """The premise graded on each seed's sweep alone and on all of them (:func:`seed_table`)."""
     return seed_table(evaluate_activations, seeds)
 
@@ -295,9 +288,9 @@ def figure_activations(histories: Sequence[History], rates: dict, clocks: dict, 
 
 def draw_activations(hs):
     return figure_activations(hs, activation_rates(hs), activation_marks(hs),
-                                              FROZEN_CHURN)
+                              FROZEN_CHURN)
 
 
 FIGURE = Figure("paper_a/activation_patterns", "Paper A, Sec. 5: churn of the training set's ReLU activation patterns",
-                activation_patterns, draw_activations)
+                activation_numbers, draw_activations)
 CHAPTER = Chapter("notebooks/paper_a/activation_patterns.ipynb", run, config.sweep, (FIGURE,), claims=tuple(CLAIMS))

@@ -29,48 +29,13 @@ house_style = deferred("grok_lib.style")
 
 
 def run(profile: str = "default", depths=None, steps=None, lr=None, seed=None, n_classes=None, d_in=None,
-                width=None, n_train=None, *, output_path=None) -> Run:
+        width=None, n_train=None, *, output_path=None) -> Run:
     """The deep-linear sweep (depths x the (optimiser, λ) runs), served by the run store."""
     overrides = {"steps": steps, "lr": lr, "seed": seed, "n_classes": n_classes, "d_in": d_in, "width": width,
                  "n_train": n_train}
     configs = dln_config.sweep(profile, dln_config.DEPTHS if depths is None else depths, **overrides)
     parameters = {"profile": profile, "depths": depths, **overrides}
     return start(profile, parameters, configs, dln_config.sweep("default"), output_path)
-
-
-def graded(r: Result) -> str:
-    """"`id` (a premise): **verdict**", with how many (draw, bar) pairs pass where they split."""
-    passing, failing = sides(r.claim, r.draws)
-    split = f", {len(passing)} of {len(passing) + len(failing)} (level, bar) pairs passing" if passing and failing else ""
-    return f"`{r.claim.id}`{' (a premise)' if r.claim.kind == 'premise' else ''}: **{r.word}**{split}"
-
-
-def draw_fast_clock(hs):
-    plain = plain_runs(hs)
-    focus = [h for h in plain if h.cfg.depth == focus_depth(plain)]
-    growth = [dc.margin_growth(h) for h in focus]
-    bounds = [((h.cfg.n_classes - 1) * np.exp(-h["margin"]),
-               dc.theorem35_bound(h.steps, g["t0"], g["gamma0"], g["nu_hold"], h.cfg.n_classes, g["t_end"]))
-              for h, g in zip(focus, growth)]
-    fast = [dc.fast_clock_fits(h) for h in plain]
-    return figure_fast_clock(plain, focus, bounds, dc.EPS_LEVELS, [f["T"] for f in fast],
-                                       [f["log"] for f in fast], [f["power"] for f in fast])
-
-
-def draw_slow_clock(hs):
-    gd_decayed = gd_decayed_runs(hs)
-    slow = [dc.slow_clock_fits(h) for h in gd_decayed]
-    drift_run = next(h for h in gd_decayed if h.cfg.depth == focus_depth(plain_runs(hs)))
-    drift = {i: dc.drift_errors(drift_run, i, start=10) for i in (0, 1) if f"sv_{i}" in drift_run.metrics}
-    return figure_slow_clock(gd_decayed, [dc.gap(h) for h in gd_decayed], dc.ETA_LEVELS,
-                                       [s["T"] for s in slow], [s["power"] for s in slow], [s["log"] for s in slow],
-                                       {i: d["steps"] for i, d in drift.items()}, drift, dc.run_label(drift_run))
-
-
-def draw_separation(hs):
-    sep_runs = separation_runs(hs)
-    marks = [(dc.t_cls_floor(h), dc.t_rep_gap(h, dc.ETA_TABLE)) for h in sep_runs]
-    return figure_separation(sep_runs, [dc.gap(h) for h in sep_runs], marks)
 
 
 SCHATTEN_EXCESS = Bar(hi=1e-3)  #: relative excess of the factor penalty over the Schatten power: "balanced"
@@ -259,7 +224,7 @@ def _ranges(by_optimizer: dict[str, list], fmt: str) -> str:
 
 
 def _members(hs: Sequence[History]) -> tuple:
-    return tuple(dc.run_label(h) for h in hs)
+    return tuple(run_label(h) for h in hs)
 
 
 def _slow_clock(h: History, eta: float) -> float:
@@ -331,7 +296,7 @@ def evaluate_deep_linear(histories: Sequence[History]) -> list[Result]:
     fast = CLAIMS["A.dln.fast_log"]
     premise = [h for h, r2 in zip(plain, r2_line) if LINE_R2.holds(r2)]
     where = Regime(bool(premise), "runs whose margin grows linearly (Assumption 3.4: a line in t with R² ≥ 0.95)",
-                   "at least one", ", ".join(dc.run_label(h) for h in premise) or "none")
+                   "at least one", ", ".join(run_label(h) for h in premise) or "none")
     draws = []
     for floor in fast.choices[0].grid:
         eps = EPS_LEVELS[EPS_LEVELS >= floor * 0.999]
@@ -379,6 +344,11 @@ def evaluate_deep_linear(histories: Sequence[History]) -> list[Result]:
              for eta in sep.choices[0].grid]
     results.append(grade(sep, draws, regime=stable))
     return results
+
+
+def evaluate(run: Run) -> list[Result]:
+    """The chapter's claims on its runs (:func:`evaluate_deep_linear`)."""
+    return evaluate_deep_linear(run.histories)
 
 
 #: The L-BFGS polish of E(A_*) counts as converged below this gradient norm; the digits of a smaller
@@ -470,7 +440,7 @@ def _fit_values(prefix: str, fit) -> dict[str, float | None]:
     return {f"{prefix}_slope": fit.slope, f"{prefix}_r2": fit.r2}
 
 
-def dln_fast_clock(histories: Sequence[History]) -> dict[str, float | None]:
+def fast_clock_numbers(histories: Sequence[History]) -> dict[str, float | None]:
     """Fast-clock figure (lambda = 0 runs): margin and loss at fixed steps, T_cls levels, both fits."""
     values: dict[str, float | None] = {}
     for h in plain_runs(histories):
@@ -485,7 +455,7 @@ def dln_fast_clock(histories: Sequence[History]) -> dict[str, float | None]:
     return values
 
 
-def dln_slow_clock(histories: Sequence[History]) -> dict[str, float | None]:
+def slow_clock_numbers(histories: Sequence[History]) -> dict[str, float | None]:
     """Slow-clock figure (GD, lambda > 0): the gap at fixed steps (where above 1e-9), T_rep levels,
     both fits, the tail rate and Prop. 4.3's median errors."""
     values: dict[str, float | None] = {}
@@ -506,7 +476,7 @@ def dln_slow_clock(histories: Sequence[History]) -> dict[str, float | None]:
     return values
 
 
-def dln_separation(histories: Sequence[History]) -> dict[str, float | None]:
+def separation_numbers(histories: Sequence[History]) -> dict[str, float | None]:
     """Separation figure and table: every run's clock readings and final loss."""
     values: dict[str, float | None] = {}
     for h in histories:
@@ -518,7 +488,6 @@ def dln_separation(histories: Sequence[History]) -> dict[str, float | None]:
     return values
 
 
-# --- the numbers the page's prose quotes (glued, never typed) ---------------------------------------------------
 def describe(run: Run) -> str:
     """The line the notebook prints: the sweep's size (depths x the (optimiser, λ) runs) and shared settings."""
     c0 = run.configs[0]
@@ -527,16 +496,18 @@ def describe(run: Run) -> str:
             f"n={c0.n_train}, steps={c0.steps}, GD lr={c0.lr}")
 
 
+def graded(r: Result) -> str:
+    """"`id` (a premise): **verdict**", with how many (draw, bar) pairs pass where they split."""
+    passing, failing = sides(r.claim, r.draws)
+    split = f", {len(passing)} of {len(passing) + len(failing)} (level, bar) pairs passing" if passing and failing else ""
+    return f"`{r.claim.id}`{' (a premise)' if r.claim.kind == 'premise' else ''}: **{r.word}**{split}"
+
+
 def settings_reading() -> dict[str, str]:
     """The settings table's numbers: the paper profile's sizes and AdamW's betas."""
     paper_profile = dln_config.PROFILES["paper"]
     return dict(paper_k=f"{paper_profile.n_classes}", paper_d=f"{paper_profile.d_in}",
                 paper_n=f"{paper_profile.n_train}", adam_betas=f"{ADAM_BETAS[0]:g}/{ADAM_BETAS[1]:g}")
-
-
-def evaluate(run: Run) -> list[Result]:
-    """The chapter's claims on its runs (:func:`evaluate_deep_linear`)."""
-    return evaluate_deep_linear(run.histories)
 
 
 def verdicts_reading(run: Run, results: dict[str, Result]) -> dict[str, str]:
@@ -698,17 +669,12 @@ DEPTH_COLORS = {1: "#1b9e77", 2: "#d95f02", 3: "#7570b3", 4: "#e7298a"}
 OPT_STYLE = {"gd": "-", "adamw": "--"}
 
 
-def _label(h: History) -> str:
-    c = h.cfg
-    return f"L={c.depth} {c.optimizer} λ={c.weight_decay:g}"
-
-
 def plot_margins(ax, histories: Sequence[History]) -> None:
     """The smallest training margin vs step (linear axes: Assumption 3.4 is a straight line)."""
     for h in histories:
         c = h.cfg
         ax.plot(h.steps, h["margin"], OPT_STYLE[c.optimizer], color=DEPTH_COLORS[c.depth], lw=1.2,
-                label=_label(h))
+                label=run_label(h))
     ax.axhline(0, color="black", lw=0.6)
     ax.set_xlabel("step")
     ax.set_ylabel(r"min margin $\Gamma(t)$")
@@ -724,7 +690,7 @@ def plot_loss_bounds(ax, history: History, lemma31: np.ndarray, theorem35: np.nd
     color, ls = DEPTH_COLORS[c.depth], OPT_STYLE[c.optimizer]
     bound_color = "black" if c.optimizer == "gd" else "grey"
     t = house_style.epochs(history)
-    ax.plot(t, history["train_loss"], ls, color=color, lw=1.8, label=f"$L_{{\\mathrm{{CE}}}}$, {_label(history)}")
+    ax.plot(t, history["train_loss"], ls, color=color, lw=1.8, label=f"$L_{{\\mathrm{{CE}}}}$, {run_label(history)}")
     ax.plot(t, lemma31, ":", color=bound_color, lw=1.1, label=f"Lemma 3.1 $(K-1)e^{{-\\Gamma(t)}}$, {c.optimizer}")
     ax.plot(t, theorem35, "-.", color=bound_color, lw=1.0, label=f"Thm 3.5, $\\nu$ that holds, {c.optimizer}")
     house_style.log_scale_where_positive(ax)
@@ -748,7 +714,7 @@ def plot_clock_levels(ax, histories: Sequence[History], levels: np.ndarray, time
             xs = x[np.isfinite(t) & (levels <= fit_max)]
             ys = np.exp(fit(np.log(xs))) if log_log else fit(xs)
             kind = f"slope {fit.slope:.2f}" if log_log else f"{fit.slope * np.log(10):.0f}/decade"
-            ax.plot(xs, ys, OPT_STYLE[c.optimizer], color=color, lw=1.0, label=f"{_label(h)}: {kind}, R²={fit.r2:.2f}")
+            ax.plot(xs, ys, OPT_STYLE[c.optimizer], color=color, lw=1.0, label=f"{run_label(h)}: {kind}, R²={fit.r2:.2f}")
     if log_log:
         house_style.log_scale_where_positive(ax)
         ax.set_xlabel(f"1/{symbol}")
@@ -763,7 +729,7 @@ def plot_gaps(ax, histories: Sequence[History], gaps: Sequence[np.ndarray]) -> N
     for h, d in zip(histories, gaps):
         c = h.cfg
         ls = "-" if c.weight_decay == max(g.cfg.weight_decay for g in histories) else ":"
-        ax.plot(house_style.epochs(h), np.where(d > 0, d, np.nan), ls, color=DEPTH_COLORS[c.depth], lw=1.2, label=_label(h))
+        ax.plot(house_style.epochs(h), np.where(d > 0, d, np.nan), ls, color=DEPTH_COLORS[c.depth], lw=1.2, label=run_label(h))
     house_style.log_scale_where_positive(ax)
     ax.set_xlabel("step")
     ax.set_ylabel(r"$\Delta(t) = E(A_t) - E(A_*)$")
@@ -855,11 +821,39 @@ def figure_separation(histories: Sequence[History], gaps, clocks: Sequence[tuple
     return fig
 
 
+def draw_fast_clock(hs):
+    plain = plain_runs(hs)
+    focus = [h for h in plain if h.cfg.depth == focus_depth(plain)]
+    growth = [dc.margin_growth(h) for h in focus]
+    bounds = [((h.cfg.n_classes - 1) * np.exp(-h["margin"]),
+               dc.theorem35_bound(h.steps, g["t0"], g["gamma0"], g["nu_hold"], h.cfg.n_classes, g["t_end"]))
+              for h, g in zip(focus, growth)]
+    fast = [dc.fast_clock_fits(h) for h in plain]
+    return figure_fast_clock(plain, focus, bounds, dc.EPS_LEVELS, [f["T"] for f in fast],
+                             [f["log"] for f in fast], [f["power"] for f in fast])
+
+
+def draw_slow_clock(hs):
+    gd_decayed = gd_decayed_runs(hs)
+    slow = [dc.slow_clock_fits(h) for h in gd_decayed]
+    drift_run = next(h for h in gd_decayed if h.cfg.depth == focus_depth(plain_runs(hs)))
+    drift = {i: dc.drift_errors(drift_run, i, start=10) for i in (0, 1) if f"sv_{i}" in drift_run.metrics}
+    return figure_slow_clock(gd_decayed, [dc.gap(h) for h in gd_decayed], dc.ETA_LEVELS,
+                             [s["T"] for s in slow], [s["power"] for s in slow], [s["log"] for s in slow],
+                             {i: d["steps"] for i, d in drift.items()}, drift, run_label(drift_run))
+
+
+def draw_separation(hs):
+    sep_runs = separation_runs(hs)
+    marks = [(dc.t_cls_floor(h), dc.t_rep_gap(h, dc.ETA_TABLE)) for h in sep_runs]
+    return figure_separation(sep_runs, [dc.gap(h) for h in sep_runs], marks)
+
+
 DLN_FAST_CLOCK = Figure("paper_a/dln_fast_clock", "Paper A, deep linear networks: the fast clock (margins, Lemma 3.1 "
-                        "/ Theorem 3.5, T_cls(ε))", dln_fast_clock, draw_fast_clock)
+                        "/ Theorem 3.5, T_cls(ε))", fast_clock_numbers, draw_fast_clock)
 DLN_SLOW_CLOCK = Figure("paper_a/dln_slow_clock", "Paper A, deep linear networks: the slow clock (energy gap, "
-                        "T_rep(η), Prop. 4.3 drift)", dln_slow_clock, draw_slow_clock)
+                        "T_rep(η), Prop. 4.3 drift)", slow_clock_numbers, draw_slow_clock)
 DLN_SEPARATION = Figure("paper_a/dln_separation", "Paper A, deep linear networks: loss and energy gap with both "
-                        "clocks, per depth", dln_separation, draw_separation)
+                        "clocks, per depth", separation_numbers, draw_separation)
 CHAPTER = Chapter("notebooks/paper_a/deep_linear_clocks.ipynb", run, dln_config.sweep,
                   (DLN_FAST_CLOCK, DLN_SLOW_CLOCK, DLN_SEPARATION), claims=tuple(CLAIMS))

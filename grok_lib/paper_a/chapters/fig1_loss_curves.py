@@ -22,11 +22,12 @@ from ...tables import typeset
 from .. import config, recordings
 from ..claim_terms import FIT_EPS, ORDER_INVERSIONS, PAPER_AXIS_EPOCHS, PAPER_WIDTH
 from ..curve_numbers import FIG1_EPOCHS, fig1_key_numbers, PAPER_EPOCHS, prefixed, shown, tag
-from ..draws import draw_seed, inversions, members, paper_regime, sorted_sweeps, Sweeps
+from ..draws import inversions, members, paper_regime, sorted_sweeps, Sweeps
 from ..panels import PAPER_WINDOW, weight_decay_colors
 from ..robustness import by_weight_decay, differing, seed_of, seed_table, spread_table
-from ..run_sets import judged_seeds, mlp as run, PAPER_SPLITS, paper_splits, recorded, seed_sweeps
+from ..run_sets import judged_seeds, mlp as run, paper_splits, PAPER_SPLITS, recorded, seed_sweeps
 from ..run_sets import describe  # noqa: F401 (the line its notebook prints after the setup call)
+from ..task import make_split
 from ..words import reading
 
 plt = deferred("matplotlib.pyplot")
@@ -101,27 +102,32 @@ def evaluate_fig1(sweeps: Sweeps) -> list[Result]:
     sweeps = sorted_sweeps(sweeps)
     window, order, fit = CLAIMS["A.fig1.grok_window"], CLAIMS["A.fig1.wd_order"], CLAIMS["A.fig1.train_fit"]
     levels = window.choices[0].grid
-    fit_draws = [draw([h.at("train_loss", FIT_EPOCH) for h in hs], draw_seed(hs), (), members(hs)) for hs in sweeps]
+    fit_draws = [draw([h.at("train_loss", FIT_EPOCH) for h in hs], seed_of(hs), (), members(hs)) for hs in sweeps]
     drops = {(i, lvl): [drop_epoch(h, lvl) for h in hs] for i, hs in enumerate(sweeps) for lvl in levels}
-    window_draws = [draw(drops[i, lvl], draw_seed(hs), (lvl,), members(hs)) for i, hs in enumerate(sweeps) for lvl in levels]
-    order_draws = [draw(inversions(drops[i, lvl]), draw_seed(hs), (lvl,)) for i, hs in enumerate(sweeps) for lvl in levels]
-    acc = "; ".join(f"seed {draw_seed(hs)}: " + ", ".join(f"{grokking_epoch(h, 0.95):.0f}" for h in hs) for hs in sweeps)
+    window_draws = [draw(drops[i, lvl], seed_of(hs), (lvl,), members(hs)) for i, hs in enumerate(sweeps) for lvl in levels]
+    order_draws = [draw(inversions(drops[i, lvl]), seed_of(hs), (lvl,)) for i, hs in enumerate(sweeps) for lvl in levels]
+    acc = "; ".join(f"seed {seed_of(hs)}: " + ", ".join(f"{grokking_epoch(h, 0.95):.0f}" for h in hs) for hs in sweeps)
     absolute, drop = paper_regime(sweeps), drop_regime(sweeps, levels)
     window_regime = absolute if not absolute.ok else drop
     return [grade(fit, fit_draws, regime=absolute),
             grade(window, window_draws, f"reported, not graded: test accuracy ≥ 95% at epochs {acc}",
                   regime=window_regime),
             grade(order, order_draws, "drop epochs: " + "; ".join(
-                f"seed {draw_seed(hs)}, ℓ {lvl:.0e}: " + ", ".join("never" if math.isnan(e) else f"{e:.0f}"
+                f"seed {seed_of(hs)}, ℓ {lvl:.0e}: " + ", ".join("never" if math.isnan(e) else f"{e:.0f}"
                                                              for e in drops[i, lvl])
                 for i, hs in enumerate(sweeps) for lvl in levels), regime=drop)]
+
+
+def evaluate(run: Run) -> list[Result]:
+    """The chapter's claims on the sweeps the verdicts are judged on (:func:`evaluate_fig1`)."""
+    return evaluate_fig1(judged_seeds(run))
 
 
 def fig1_table(histories: Sequence[History]) -> list[dict]:
     return [fig1_key_numbers(h) for h in histories]
 
 
-def fig1_loss_curves(histories: Sequence[History]) -> dict[str, float | None]:
+def fig1_numbers(histories: Sequence[History]) -> dict[str, float | None]:
     """Figure 1: train/test loss and test accuracy at fixed epochs, and the clocks, per weight decay."""
     values: dict[str, float | None] = {}
     for h in by_weight_decay(histories):
@@ -135,8 +141,6 @@ def fig1_loss_curves(histories: Sequence[History]) -> dict[str, float | None]:
 def split_table(p: int = 113, seed: int = 0) -> list[dict]:
     """What each split gives at p: the book's 0.5 of the unordered pairs and the usual 0.3 of the
     ordered pairs (plus 0.3 of the unordered ones, a harder task): coverage and mirror leakage."""
-    from ..task import make_split
-
     rows = []
     for split, frac in (("unordered", 0.5), ("ordered", 0.3), ("unordered", 0.3)):
         train, test = make_split(p, frac, seed, split)
@@ -150,14 +154,14 @@ def split_table(p: int = 113, seed: int = 0) -> list[dict]:
     return rows
 
 
-def fig1_paper_settings(unordered: Sequence[History], ordered: Sequence[History]) -> dict[str, float | None]:
+def fig1_paper_numbers(unordered: Sequence[History], ordered: Sequence[History]) -> dict[str, float | None]:
     """Figure 1 at the paper's settings, both splits: losses and accuracy at fixed epochs, and the clocks."""
     values: dict[str, float | None] = {}
     for split, histories in (("unordered", unordered), ("ordered", ordered)):
         for h in histories:
             values |= prefixed(split, at_epochs(h, ("train_loss", "test_loss", "test_acc"), tag(h), PAPER_EPOCHS))
             values |= prefixed(split, {f"{tag(h)}/{k}": none_if_nan(v) for k, v in fig1_key_numbers(h).items()
-                                        if k.startswith("T_")})
+                                       if k.startswith("T_")})
     return values
 
 
@@ -170,7 +174,6 @@ def grok_sensitivity(histories: Sequence[History]) -> list[dict]:
 def drop_sensitivity(histories: Sequence[History]) -> list[dict]:
     """The test loss's drop (first epoch with test loss <= ℓ after the train loss has saturated) at every level ℓ
     of the Figure 1 claims' grid, per λ."""
-
     return [{"weight_decay": h.cfg.weight_decay} | {f"drop to {lvl:.0e}": shown(drop_epoch(h, lvl)) for lvl in DROP_LEVELS}
             for h in histories]
 
@@ -190,7 +193,6 @@ def grok_grid(history: History) -> dict[float, float]:
     return {acc: grokking_epoch(history, acc) for acc in GROK_ACC_GRID}
 
 
-# --- the numbers the page's prose quotes (glued, never typed) ---------------------------------------------------
 def paper_configs() -> dict:
     """The first config of each recorded split at the paper's settings: split -> config."""
     return {"unordered": recordings.paper_unordered()[0], "ordered": recordings.paper_ordered()[0]}
@@ -236,11 +238,6 @@ def split_fractions_reading(run: Run) -> dict[str, str]:
     """The training fractions of the book's split and of the usual recipe (:func:`split_table`)."""
     book_split, usual_split, _ = split_table(run.configs[0].p)
     return dict(book_frac=f"{book_split['train_frac']:g}", usual_frac=f"{usual_split['train_frac']:g}")
-
-
-def evaluate(run: Run) -> list[Result]:
-    """The chapter's claims on the sweeps the verdicts are judged on (:func:`evaluate_fig1`)."""
-    return evaluate_fig1(judged_seeds(run))
 
 
 def default_grok_epochs(run: Run) -> list[float]:
@@ -516,9 +513,9 @@ def draw_fig1_paper(*splits):
 
 
 FIG1_LOSS_CURVES = Figure("paper_a/fig1_loss_curves", "Paper A, Figure 1: train/test loss and accuracy over weight "
-                          "decays 0.6-1.0", fig1_loss_curves, draw_fig1, interactive=True)
+                          "decays 0.6-1.0", fig1_numbers, draw_fig1, interactive=True)
 FIG1_PAPER_SETTINGS = Figure("paper_a/fig1_paper_settings", "Paper A, Figure 1 at the paper's settings (recorded "
-                             "runs; the caption gives their settings), both splits", fig1_paper_settings,
+                             "runs; the caption gives their settings), both splits", fig1_paper_numbers,
                              draw_fig1_paper, tuple(PAPER_SPLITS.values()))
 CHAPTER = Chapter("notebooks/paper_a/fig1_loss_curves.ipynb", run, config.sweep,
                   (FIG1_LOSS_CURVES, FIG1_PAPER_SETTINGS), claims=tuple(CLAIMS))

@@ -17,11 +17,13 @@ from ...notebook import Run
 from ...tables import typeset
 from .. import config, geometry, recordings
 from ..curve_numbers import MEMORISING_EPOCH, tag
-from ..draws import draw_seed, members, regime, sorted_sweeps, Sweeps
+from ..draws import members, regime, sorted_sweeps, Sweeps
+from ..geometry import circle_projection, dominant_frequency, energy_fraction, fourier_power, reorder_labels
 from ..panels import weight_decay_colors
 from ..robustness import largest_weight_decay, seed_of, seed_table, seed_verdicts
 from ..run_sets import judged_seeds, mlp as run, paper_splits, seed_sweeps
 from ..run_sets import describe  # noqa: F401 (the line its notebook prints after the setup call)
+from ..run_sets import paper_settings_reading  # noqa: F401 (the recorded runs' settings its page states)
 from ..words import seeds_phrase, words
 
 plt = deferred("matplotlib.pyplot")
@@ -96,12 +98,12 @@ def _geometry_results(sweeps: list[list[History]], block: str, ids: tuple[str, s
     fourier = CLAIMS[ids[0]]
     end = {i: [(h.snapshot("E", int(h.steps[-1])), h.snapshot(block, int(h.steps[-1]))) for h in hs]
            for i, hs in enumerate(sweeps)}
-    fourier_draws = [draw([geometry.energy_fraction(x, k) for _, x in end[i]], draw_seed(hs), (k,), members(hs))
+    fourier_draws = [draw([geometry.energy_fraction(x, k) for _, x in end[i]], seed_of(hs), (k,), members(hs))
                      for i, hs in enumerate(sweeps) for k in fourier.choices[0].grid]
     init = [geometry.energy_fraction(hs[0].snapshot(block, 0), 5) for hs in sweeps]
     polygons = {i: [polygon_on(x, geometry.dominant_frequency(e)) for e, x in end[i]] for i in end}
-    circle = [draw([p["radius_cv"] for p in polygons[i]], draw_seed(hs), (), members(hs)) for i, hs in enumerate(sweeps)]
-    spacing = [draw([p["angle_rms"] for p in polygons[i]], draw_seed(hs), (), members(hs)) for i, hs in enumerate(sweeps)]
+    circle = [draw([p["radius_cv"] for p in polygons[i]], seed_of(hs), (), members(hs)) for i, hs in enumerate(sweeps)]
+    spacing = [draw([p["angle_rms"] for p in polygons[i]], seed_of(hs), (), members(hs)) for i, hs in enumerate(sweeps)]
     where = regime(sweeps)
     return [grade(fourier, fourier_draws, note + f"at init the 5 strongest hold {min(init):.2f}–{max(init):.2f}",
                   regime=where),
@@ -129,12 +131,17 @@ def evaluate_fig2(sweeps: Sweeps) -> list[Result]:
     kept = [hs for hs, k in zip(sweeps, keeps) if k]
     if kept:
         left = [hs for hs, k in zip(sweeps, keeps) if not k]
-        note = (f"graded at seed {', '.join(str(draw_seed(hs)) for hs in kept)} alone: the recorded seed"
-                f"{'s' if len(left) > 1 else ''} {', '.join(str(draw_seed(hs)) for hs in left)} "
+        note = (f"graded at seed {', '.join(str(seed_of(hs)) for hs in kept)} alone: the recorded seed"
+                f"{'s' if len(left) > 1 else ''} {', '.join(str(seed_of(hs)) for hs in left)} "
                 f"keep{'' if len(left) > 1 else 's'} E's weights, not U's; "
                 if left else "")
         results += _geometry_results(kept, "U", OUTPUT_CLAIMS, note)
     return results
+
+
+def evaluate(run: Run) -> list[Result]:
+    """The chapter's claims on the sweeps its verdicts are judged on (:func:`judged_seeds`)."""
+    return evaluate_fig2(judged_seeds(run))
 
 
 def polygon_reading(x: np.ndarray) -> dict:
@@ -159,7 +166,7 @@ def fig2_table(histories: Sequence[History], focus: History, memorising: int | N
     return rows
 
 
-def fig2_embedding_geometry(histories: Sequence[History]) -> dict[str, float | None]:
+def fig2_numbers(histories: Sequence[History]) -> dict[str, float | None]:
     """Figure 2: E's and U's top-5 energy share and polygon deviation, per weight decay."""
     values: dict[str, float | None] = {}
     for h in histories:
@@ -174,8 +181,6 @@ def fig2_embedding_geometry(histories: Sequence[History]) -> dict[str, float | N
 def fourier_sensitivity(histories: Sequence[History]) -> list[dict]:
     """The share of E's non-constant Fourier energy in its k strongest frequencies at the end of training, at every k
     of the Fourier claim's grid, per λ."""
-    from .. import geometry
-
     return [{"weight_decay": h.cfg.weight_decay}
             | {f"top-{k} share": round(geometry.energy_fraction(h.snapshot("E", int(h.steps[-1])), k), 3) for k in FOURIER_TOPS}
             for h in histories]
@@ -192,8 +197,6 @@ def by_seed(results: Sequence[Result], seeds: Sequence) -> str:
 def output_weights(histories: Sequence, results: Mapping[str, Result]) -> str:
     """Figure 2's panel B in words: the output weights U at the end of ``histories``, read on E's dominant
     frequency (the same reordering), and the verdicts of the output-weight claims (``results``: id -> Result)."""
-    from ..geometry import dominant_frequency, energy_fraction
-
     ends = [(h.snapshot("E", int(h.steps[-1])), h.snapshot("U", int(h.steps[-1]))) for h in histories]
     polygons = [polygon_on(u, dominant_frequency(e)) for e, u in ends]
     shares = [energy_fraction(u, 5) for _, u in ends]
@@ -207,7 +210,6 @@ def output_weights(histories: Sequence, results: Mapping[str, Result]) -> str:
             f"**{spacing}** and their Fourier claim **{fourier}**")
 
 
-# --- the numbers the page's prose quotes (glued, never typed) ---------------------------------------------------
 def focus_run(run: Run) -> History:
     """The run Figure 2 shows the rows of: the largest weight decay (:func:`largest_weight_decay`)."""
     return largest_weight_decay(run.histories)
@@ -243,11 +245,6 @@ def end_rows(histories: Sequence[History]) -> list[dict]:
     """:func:`fig2_table` of a recorded sweep (first and last weights only): E at init (largest weight decay) and at
     the end of every run."""
     return fig2_table(histories, largest_weight_decay(histories), None)
-
-
-def evaluate(run: Run) -> list[Result]:
-    """The chapter's claims on the sweeps its verdicts are judged on (:func:`judged_seeds`)."""
-    return evaluate_fig2(judged_seeds(run))
 
 
 def _end_columns(rows: Sequence[dict]) -> tuple[list[float], list[float], list[float]]:
@@ -335,13 +332,6 @@ def geometry_reading(run: Run) -> dict[str, str]:
                       if len(judged) > 1 else "")))
 
 
-def paper_settings_reading() -> dict[str, str]:
-    """The settings of the recorded runs at the paper's scale: width, epochs and both splits' training fractions."""
-    unordered, ordered = recordings.paper_unordered()[0], recordings.paper_ordered()[0]
-    return dict(paper_width=f"{unordered.width}", paper_epochs=f"{unordered.epochs:,}",
-                unordered_frac=f"{unordered.train_frac:g}", ordered_frac=f"{ordered.train_frac:g}")
-
-
 def paper_reading(run: Run) -> dict[str, str]:
     """The recorded runs at the paper's settings (:func:`paper_splits`) against this page's: Fourier share, polygon
     and verdicts, in words."""
@@ -378,7 +368,7 @@ def paper_reading(run: Run) -> dict[str, str]:
     )
 
 
-def seed_rows(seeds: Sequence[Sequence[History]]) -> list[dict]:
+def seed_verdict_rows(seeds: Sequence[Sequence[History]]) -> list[dict]:
     """Each claim graded on each seed's sweep alone and on all of them (:func:`seed_table`)."""
     return seed_table(evaluate_fig2, seeds)
 
@@ -408,8 +398,6 @@ def seeds_reading(run: Run) -> dict[str, str]:
 
 def plot_fourier_spectra(ax, histories: Sequence[History], block: str = "E", step: int | None = None) -> None:
     """Energy per Fourier frequency (over the token index) of ``block`` at ``step`` (default: last)."""
-    from ..geometry import fourier_power
-
     colors = weight_decay_colors([h.cfg.weight_decay for h in histories])
     for h in histories:
         at = int(h.steps[-1]) if step is None else step
@@ -427,8 +415,6 @@ LABEL_CMAP = "hsv"
 def plot_circle(ax, x: np.ndarray, k: int, title: str):
     """Rows of ``x`` on their frequency-k plane, coloured by the reordered label j = k i mod p; returns
     the scatter (for a colour bar)."""
-    from ..geometry import circle_projection, reorder_labels
-
     z = circle_projection(x, k)
     labels = reorder_labels(len(z), k)
     points = ax.scatter(z.real, z.imag, c=labels, cmap=LABEL_CMAP, s=14, edgecolors="none")
@@ -446,8 +432,6 @@ def figure2(histories: Sequence[History], focus: History, memorising_step: int):
     """Paper A, Figure 2, with the paper's panels: (A) the token embeddings E, (B) the output weights U.
     Each row: the Fourier spectrum at the end of training (every λ), then the ``focus`` run's rows on
     the plane of E's dominant frequency k, relabelled j = k·i mod p, untrained, memorising and at the end."""
-    from ..geometry import dominant_frequency
-
     last = int(focus.steps[-1])
     k = dominant_frequency(focus.snapshot("E", last))
     p = focus.cfg.p
@@ -473,5 +457,5 @@ def draw_fig2(hs):
 
 
 FIGURE = Figure("paper_a/fig2_embedding_geometry", "Paper A, Figure 2: Fourier spectra and the embeddings after "
-                "generator reordering", fig2_embedding_geometry, draw_fig2)
+                "generator reordering", fig2_numbers, draw_fig2)
 CHAPTER = Chapter("notebooks/paper_a/fig2_embedding_geometry.ipynb", run, config.sweep, (FIGURE,), claims=tuple(CLAIMS))

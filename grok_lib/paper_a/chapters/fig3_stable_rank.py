@@ -23,10 +23,10 @@ from ..claim_terms import ABSTRACT, FIT_EPS, FIT_EPS_GRID, FIT_LEVEL, ORDER_INVE
 from ..clocks import T_REP_FRACTION, t_rep_srank
 from ..curve_numbers import (clock_table_row, FIG1_EPOCHS, OTHER_MATRICES, PAPER_EPOCHS, prefixed, shown, SLOW_MATRIX,
                              tag)
-from ..draws import draw_seed, inversions, members, paper_regime, regime, sorted_sweeps, Sweeps
+from ..draws import inversions, members, paper_regime, regime, sorted_sweeps, Sweeps
 from ..panels import PAPER_WINDOW, weight_decay_colors
-from ..robustness import by_weight_decay, differing, seed_table, seed_verdicts, spread_table
-from ..run_sets import default_runs, judged_seeds, mlp as run, PAPER_SPLITS, paper_splits, recorded, seed_sweeps
+from ..robustness import by_weight_decay, differing, seed_of, seed_table, seed_verdicts, spread_table
+from ..run_sets import default_runs, judged_seeds, mlp as run, paper_splits, PAPER_SPLITS, recorded, seed_sweeps
 from ..run_sets import describe  # noqa: F401 (the line its notebook prints after the setup call)
 from ..words import reading, seeds_phrase, words
 
@@ -129,23 +129,23 @@ def evaluate_fig3(sweeps: Sweeps, matrix: str = "E") -> list[Result]:
     of its fall in the weight decay (the book's prediction)."""
     sweeps = sorted_sweeps(sweeps)
     key = f"srank_{matrix}"
-    peak = [draw([float(h[key].max()) for h in hs], draw_seed(hs), (), members(hs)) for hs in sweeps]
-    final = [draw([float(h[key][-1]) for h in hs], draw_seed(hs), (), members(hs)) for hs in sweeps]
+    peak = [draw([float(h[key].max()) for h in hs], seed_of(hs), (), members(hs)) for hs in sweeps]
+    final = [draw([float(h[key][-1]) for h in hs], seed_of(hs), (), members(hs)) for hs in sweeps]
     after = CLAIMS["A.fig3.after_fit"]
-    after_draws = [draw([peak_epoch(h, matrix) - t_cls(h, eps) for h in hs], draw_seed(hs), (eps,), members(hs))
+    after_draws = [draw([peak_epoch(h, matrix) - t_cls(h, eps) for h in hs], seed_of(hs), (eps,), members(hs))
                    for hs in sweeps for eps in after.choices[0].grid]
     ratio = CLAIMS["A.fig3.clock_ratio"]
     fractions, levels = (c.grid for c in ratio.choices)
-    ratio_draws = [draw([slow_clock(h, matrix, f) / t_cls(h, e) for h in hs], draw_seed(hs), (f, e), members(hs))
+    ratio_draws = [draw([slow_clock(h, matrix, f) / t_cls(h, e) for h in hs], seed_of(hs), (f, e), members(hs))
                    for hs in sweeps for f in fractions for e in levels]
     order = CLAIMS["A.fig3.srank_wd_order"]
     reps = {(i, f): [t_rep_srank(h, matrix, f) for h in hs] for i, hs in enumerate(sweeps) for f in order.choices[0].grid}
-    order_draws = [draw(inversions(reps[i, f]), draw_seed(hs), (f,)) for i, hs in enumerate(sweeps)
+    order_draws = [draw(inversions(reps[i, f]), seed_of(hs), (f,)) for i, hs in enumerate(sweeps)
                    for f in order.choices[0].grid]
     order_text = "T_rep(f) by weight decay: " + "; ".join(
-        f"seed {draw_seed(hs)}, f {f:g}: " + ", ".join("never" if math.isnan(t) else f"{t:.0f}" for t in reps[i, f])
+        f"seed {seed_of(hs)}, f {f:g}: " + ", ".join("never" if math.isnan(t) else f"{t:.0f}" for t in reps[i, f])
         for i, hs in enumerate(sweeps) for f in order.choices[0].grid)
-    rep_vs_grok = "; ".join(f"seed {draw_seed(hs)}: " + ", ".join(
+    rep_vs_grok = "; ".join(f"seed {seed_of(hs)}: " + ", ".join(
         f"{t_rep_srank(h, matrix) - grokking_epoch(h, 0.95):.0f}" for h in hs) for hs in sweeps)
     where = regime(sweeps)
     return [grade(CLAIMS["A.fig3.srank_peak"], peak, regime=where),
@@ -154,6 +154,16 @@ def evaluate_fig3(sweeps: Sweeps, matrix: str = "E") -> list[Result]:
             grade(ratio, ratio_draws, f"reported, not graded: T_rep(0.8) − T_grok(95%), per weight decay: {rep_vs_grok}",
                   regime=where),
             grade(order, order_draws, order_text, regime=fall_regime(sweeps, order.choices[0].grid, matrix))]
+
+
+def evaluate_split(histories: Sequence[History]) -> list[Result]:
+    """The Figure 3 claims on one split's recorded sweep at the paper's settings (the stable rank of E)."""
+    return evaluate_fig3([histories], SLOW_MATRIX)
+
+
+def evaluate(run: Run) -> list[Result]:
+    """The Figure 3 claims on the sweeps ``run``'s verdicts are judged on (:func:`judged_seeds`)."""
+    return evaluate_fig3(judged_seeds(run))
 
 
 def ratio_at_book_thresholds(h: History, matrix: str = "E") -> float:
@@ -179,7 +189,7 @@ def fig3_clock_table(histories: Sequence[History], matrix: str = SLOW_MATRIX) ->
     return [clock_table_row(h, matrix) for h in histories]
 
 
-def fig3_stable_rank(histories: Sequence[History]) -> dict[str, float | None]:
+def fig3_numbers(histories: Sequence[History]) -> dict[str, float | None]:
     """Figure 3: the stable ranks and test loss at fixed epochs, and the clocks, per weight decay."""
     values: dict[str, float | None] = {}
     for h, row in zip(histories, fig3_clock_table(histories)):
@@ -205,18 +215,18 @@ def init_table(default: Sequence[History], scaled: Sequence[History], matrix: st
     return rows
 
 
-def fig3_paper_settings(unordered: Sequence[History], ordered: Sequence[History]) -> dict[str, float | None]:
+def fig3_paper_numbers(unordered: Sequence[History], ordered: Sequence[History]) -> dict[str, float | None]:
     """Figure 3 at the paper's settings, both splits: losses and the stable rank of E at fixed epochs, and the clocks."""
     values: dict[str, float | None] = {}
     for split, histories in (("unordered", unordered), ("ordered", ordered)):
         for h, row in zip(histories, fig3_clock_table(histories)):
             values |= prefixed(split, at_epochs(h, ("train_loss", "test_loss", "srank_E"), tag(h), PAPER_EPOCHS))
             values |= prefixed(split, {f"{tag(h)}/{k}": none_if_nan(v) for k, v in row.items()
-                                        if k.startswith("T_") and "/" not in k})
+                                       if k.startswith("T_") and "/" not in k})
     return values
 
 
-def init_comparison(default: Sequence[History], scaled: Sequence[History]) -> dict[str, float | None]:
+def init_numbers(default: Sequence[History], scaled: Sequence[History]) -> dict[str, float | None]:
     """The initialisation figure: ||E||_F, the stable rank of E and the test loss at fixed epochs, both inits."""
     values: dict[str, float | None] = {}
     for init, histories in (("pytorch", default), ("scaled_embed", scaled)):
@@ -239,7 +249,6 @@ def clock_ratio_sensitivity(histories: Sequence[History], matrix: str = SLOW_MAT
     """T_rep(f) / T_cls(ε) over the claim's grid, as graded: per λ and ε, one column per fraction f; where the
     stable rank has not fallen to f × its peak by the end of the run, the run's length stands for T_rep and the
     cell is a lower bound ("≥ ...")."""
-
     rows = []
     for h in histories:
         for e in RATIO_EPS_GRID:
@@ -262,9 +271,6 @@ def rep_vs_grok_table(histories: Sequence[History], matrix: str = SLOW_MATRIX) -
 def srank_order(paper: Mapping[str, Sequence], results: Mapping[str, Mapping[str, Result]]) -> str:
     """The book's prediction A.fig3.srank_wd_order in words at the paper's settings: per split (``paper``: name ->
     histories, ``results``: name -> id -> Result), T_rep at the book's f by weight decay and its verdict."""
-    from ..clocks import T_REP_FRACTION, t_rep_srank
-    from ..robustness import by_weight_decay
-
     parts = []
     for name, hs in paper.items():
         ordered = by_weight_decay(hs)
@@ -290,7 +296,6 @@ def ratio_grid(history: History, matrix: str = "E") -> dict[tuple[float, float],
     return {(f, e): clock_ratio(history, f, e, matrix) for f in T_REP_FRACTION_GRID for e in RATIO_EPS_GRID}
 
 
-# --- the numbers the page's prose quotes (glued, never typed) ---------------------------------------------------
 def matrices_reading(run: Run) -> dict[str, str]:
     """Which matrix carries the slow clock: every matrix's stable rank at the start, its peak and the end
     (:func:`fig3_srank_table`), its peak against the epoch the train set is fitted (T_cls at the book's ε)."""
@@ -314,11 +319,6 @@ def matrices_reading(run: Run) -> dict[str, str]:
         lowest_end=f"{min(r['end'] for r in srank_rows):.1f}",
         default_epochs=f"{run.configs[0].epochs:,}",
     )
-
-
-def evaluate(run: Run) -> list[Result]:
-    """The Figure 3 claims on the sweeps ``run``'s verdicts are judged on (:func:`judged_seeds`)."""
-    return evaluate_fig3(judged_seeds(run))
 
 
 def seed_results(run: Run) -> dict[str, Result]:
@@ -483,11 +483,6 @@ def paper_split_tables(histories: Sequence[History]) -> list[list[dict]]:
     """The tables of one split at the paper's settings: :func:`fig3_srank_table`, :func:`fig3_clock_table` and
     :func:`clock_ratio_sensitivity`."""
     return [fig3_srank_table(histories), fig3_clock_table(histories), clock_ratio_sensitivity(histories)]
-
-
-def evaluate_split(histories: Sequence[History]) -> list[Result]:
-    """The Figure 3 claims on one split's recorded sweep at the paper's settings (the stable rank of E)."""
-    return evaluate_fig3([histories], SLOW_MATRIX)
 
 
 def paper_settings_reading(run: Run) -> dict[str, str]:
@@ -743,15 +738,15 @@ def draw_init(default, scaled):
 
 def draw_fig3_paper(*splits):
     return figure3_paper_settings({label: (hs, clock_marks(hs)) for label, hs in zip(PAPER_SPLITS,
-                                                                                             splits, strict=True)})
+                                                                                     splits, strict=True)})
 
 
 FIG3_STABLE_RANK = Figure("paper_a/fig3_stable_rank", "Paper A, Figure 3: test loss and the stable-rank clock, with "
-                          "both clocks marked", fig3_stable_rank, draw_fig3, interactive=True)
+                          "both clocks marked", fig3_numbers, draw_fig3, interactive=True)
 FIG3_PAPER_SETTINGS = Figure("paper_a/fig3_paper_settings", "Paper A, Figure 3 at the paper's settings (recorded "
-                             "runs; the caption gives their settings), both splits", fig3_paper_settings,
+                             "runs; the caption gives their settings), both splits", fig3_paper_numbers,
                              draw_fig3_paper, tuple(PAPER_SPLITS.values()))
 INIT_COMPARISON = Figure("paper_a/init_comparison", "Paper A: PyTorch's N(0, 1) embeddings against N(0, 1/d) (default "
-                         "profile; recorded runs)", init_comparison, draw_init, ("default", "init_scaled"))
+                         "profile; recorded runs)", init_numbers, draw_init, ("default", "init_scaled"))
 CHAPTER = Chapter("notebooks/paper_a/fig3_stable_rank.ipynb", run, config.sweep,
                   (FIG3_STABLE_RANK, FIG3_PAPER_SETTINGS, INIT_COMPARISON), claims=tuple(CLAIMS))

@@ -17,14 +17,15 @@ from ...grading import Bar, Claim, draw, grade, Result
 from ...history import History
 from ...notebook import Run
 from ...tables import typeset
-from .. import config, recordings
+from .. import config
 from ..claim_terms import ABSTRACT, FIT_EPS, FIT_EPS_GRID, FIT_LEVEL
 from ..curve_numbers import FIG1_EPOCHS, shown, tag
-from ..draws import draw_seed, members, regime, sorted_sweeps, Sweeps
+from ..draws import members, regime, sorted_sweeps, Sweeps
 from ..panels import weight_decay_colors
 from ..robustness import largest_weight_decay, seed_of, seed_table, seed_verdicts, spread_table
 from ..run_sets import judged_seeds, mlp as run, paper_splits, seed_sweeps
 from ..run_sets import describe  # noqa: F401 (the line its notebook prints after the setup call)
+from ..run_sets import paper_settings_reading  # noqa: F401 (the recorded runs' settings its page states)
 from ..words import seeds_phrase
 
 plt = deferred("matplotlib.pyplot")
@@ -51,15 +52,20 @@ def evaluate_gradients(sweeps: Sweeps) -> list[Result]:
     fitting phase, in epochs; the later phases and the AdamW update ratio are reported)."""
     sweeps = sorted_sweeps(sweeps)
     claim = CLAIMS["A.prop42.head_dominated"]
-    draws = [draw([head_share_by_phase(h, eps)["fitting"] for h in hs], draw_seed(hs), (eps,), members(hs))
+    draws = [draw([head_share_by_phase(h, eps)["fitting"] for h in hs], seed_of(hs), (eps,), members(hs))
              for hs in sweeps for eps in claim.choices[0].grid]
-    later = "; ".join(f"seed {draw_seed(hs)}: " + ", ".join(
+    later = "; ".join(f"seed {seed_of(hs)}: " + ", ".join(
         f"{head_share_by_phase(h, FIT_EPS)['plateau']:.2f}/{head_share_by_phase(h, FIT_EPS)['late']:.2f}" for h in hs)
         for hs in sweeps)
-    upd = "; ".join(f"seed {draw_seed(hs)}: " + ", ".join(
+    upd = "; ".join(f"seed {seed_of(hs)}: " + ", ".join(
         f"{float(np.nanmedian(gradient_ratios(h)['update_U/update_E'])):.2f}" for h in hs) for hs in sweeps)
     return [grade(claim, draws, f"reported, not graded: the same share on the plateau / late phase, per weight decay: "
                                 f"{later}; median AdamW update ratio U/E over the run: {upd}", regime=regime(sweeps))]
+
+
+def evaluate(run: Run) -> list[Result]:
+    """The chapter's claim on the sweeps the verdicts are judged on (:func:`evaluate_gradients`)."""
+    return evaluate_gradients(judged_seeds(run))
 
 
 def gradient_ratios(history: History) -> dict[str, np.ndarray]:
@@ -88,7 +94,7 @@ def gradient_table(histories: Sequence[History]) -> list[dict]:
     return rows
 
 
-def gradient_hierarchy(histories: Sequence[History]) -> dict[str, float | None]:
+def gradient_numbers(histories: Sequence[History]) -> dict[str, float | None]:
     """Gradient-hierarchy figure: gradient norms, bound factors and update sizes at fixed epochs."""
     names = ("grad_E", "grad_W", "grad_U", "spec_U", "spec_W", "mean_delta_h", "mean_delta_z", "mean_delta_B",
              "update_E", "update_U")
@@ -153,12 +159,6 @@ def head_share_by_phase(history: History, fit_eps: float) -> dict[str, float]:
     """Per phase: the share of its epochs with ||grad_U|| > ||grad_E||."""
     above = history["grad_U"] / history["grad_E"] > 1
     return {name: epoch_share(history.steps, above, lo, hi) for name, (lo, hi) in phases(history, fit_eps).items()}
-
-
-# --- the numbers the page's prose quotes (glued, never typed) ---------------------------------------------------
-def evaluate(run: Run) -> list[Result]:
-    """The chapter's claim on the sweeps the verdicts are judged on (:func:`evaluate_gradients`)."""
-    return evaluate_gradients(judged_seeds(run))
 
 
 def late_lost(histories: Sequence[History]) -> list[tuple[float, float]]:
@@ -230,15 +230,6 @@ def phases_reading(run: Run) -> dict[str, str]:
                            if all(a <= b for (a, _), (b, _) in zip(lost, lost[1:])) else "part of the late epochs"),
         default_late_lost=", ".join(f"{share:.0%} at λ = {wd:g}" for share, wd in lost) or "n/a",
     )
-
-
-def paper_settings_reading() -> dict[str, str]:
-    """The recorded runs at the paper's settings: width, length and each split's training fraction."""
-    paper_configs = {"unordered": recordings.paper_unordered()[0], "ordered": recordings.paper_ordered()[0]}
-    return dict(paper_width=f"{paper_configs['unordered'].width}",
-                paper_epochs=f"{paper_configs['unordered'].epochs:,}",
-                unordered_frac=f"{paper_configs['unordered'].train_frac:g}",
-                ordered_frac=f"{paper_configs['ordered'].train_frac:g}")
 
 
 def paper_reading(run: Run) -> dict[str, str]:
@@ -362,10 +353,10 @@ def figure_gradients(histories: Sequence[History], focus: History, grad_ratios: 
 def draw_gradients(hs):
     ratios = {h.cfg.weight_decay: gradient_ratios(h) for h in hs}
     return figure_gradients(hs, largest_weight_decay(hs),
-                                            {wd: r["grad_U/grad_E"] for wd, r in ratios.items()},
-                                            {wd: r["update_U/update_E"] for wd, r in ratios.items()})
+                            {wd: r["grad_U/grad_E"] for wd, r in ratios.items()},
+                            {wd: r["update_U/update_E"] for wd, r in ratios.items()})
 
 
 FIGURE = Figure("paper_a/gradient_hierarchy", "Paper A, Prop. 4.2: per-block gradient norms, their bounds, and "
-                "AdamW's updates", gradient_hierarchy, draw_gradients)
+                "AdamW's updates", gradient_numbers, draw_gradients)
 CHAPTER = Chapter("notebooks/paper_a/gradient_hierarchy.ipynb", run, config.sweep, (FIGURE,), claims=tuple(CLAIMS))

@@ -5,7 +5,7 @@
   (Assumption 3.4: Gamma(t) >= gamma0 + nu (t - t0)) or the loss's per-step contraction behind it
   (Proposition 3.6: L_(t+1) <= (1 - mu) L_t);
 - slow clock: the gap Delta(t) = E(A_t) - E(A_*) of the structural energy (E(A_*) from
-  :func:`grok_lib.deep_linear.minimum_energy`), T_rep(eta) over several decades of eta and
+  :func:`grok_lib.paper_a.dln.train.minimum_energy`), T_rep(eta) over several decades of eta and
   its power-law fit (Theorems 4.8-4.9 predict T_rep ~ eta^-(2 theta - 1), theta in (1/2, 1));
 - Prop. 4.3's singular-value drift against the measured one.
 
@@ -178,7 +178,7 @@ def predicted_tail_rate(config) -> float:
 # --- Prop. 4.3 --------------------------------------------------------------------------------
 def drift_errors(history: History, index: int, start: int = 0) -> dict[str, np.ndarray]:
     """Relative error of the two predicted drifts of singular value ``index`` against the
-    measured one, at the recorded steps >= ``start`` (see :func:`deep_linear.singular_value_drift`)."""
+    measured one, at the recorded steps >= ``start`` (see :func:`grok_lib.paper_a.dln.theory.singular_value_drift`)."""
     measured = history[f"drift_measured_{index}"]
     keep = (history.steps >= start) & np.isfinite(measured) & (np.abs(measured) > 0)
     out = {"steps": history.steps[keep]}

@@ -10,16 +10,13 @@ chapters share is in a part-level module named for what it holds: :mod:`~grok_li
 
 Its chapters are Part B's notebooks in ``_toc.yml``, in that order (the book's contents are their index).
 
-This package gathers them for the book: ``CHAPTERS`` in book order, ``REGISTRY`` (every claim of Part B by id, in
-that order: what the claims report lists) and ``load_set`` (the histories of a recorded set).
+This package gathers them for the book: ``CHAPTERS`` in book order and ``REGISTRY`` (every claim of Part B by id, in
+that order: what the claims report lists).
 """
 
 from __future__ import annotations
 
 from ...chapters import gathering
-from ..run_sets import recorded
-
-load_set = recorded  #: a recorded set's histories (:func:`grok_lib.paper_b.run_sets.recorded`)
 
 
 #: ``MODULES`` (the chapter modules in book order), ``CHAPTERS`` and ``REGISTRY`` (Part B's claims by id), gathered

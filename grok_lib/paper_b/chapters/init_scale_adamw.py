@@ -58,6 +58,19 @@ def run(profile: str = "default", alphas=None, weight_decays=None, seeds=None, p
     return start(profile, parameters, configs, bridge.sweep("default"), output_path)
 
 
+def init_scale_runs(histories: Sequence[History]) -> list[History]:
+    """The bridge's runs: Paper A's MLP from alpha times the standard init (in order, once each)."""
+    return [h for h in unique(histories) if type(h.cfg) is InitScaleConfig]
+
+
+def bridge_runs(histories: Sequence[History], seed: int | None = None) -> list[History]:
+    """The bridge's runs of ``seed`` (None: the first seed's, which the figure shows), by lambda then alpha."""
+    runs = init_scale_runs(histories)
+    seed = seeds(runs)[0] if seed is None else seed
+    return sorted((h for h in runs if h.cfg.data_seed == seed),
+                  key=lambda h: (h.cfg.weight_decay, h.cfg.alpha))
+
+
 def bridge_delays(runs: Sequence[History]) -> dict[float, list[measure.Delay]]:
     """One seed's delays per weight decay, by α (:func:`grok_lib.paper_b.measure.delays`)."""
     ds = measure.delays(runs, BRIDGE_ACC)
@@ -201,7 +214,6 @@ def bridge_reading(histories: Sequence[History]) -> dict[str, str]:
     return out
 
 
-# --- the numbers the page's prose quotes (glued, never typed) ---------------------------------------------------
 def describe(run: Run) -> str:
     """The line the notebook prints: the first seed's grid."""
     runs = bridge_runs(run.histories)
@@ -220,19 +232,6 @@ def verdicts_reading(run: Run) -> dict[str, str]:
     results = evaluate_bridge(run.histories)
     return {**bridge_reading(run.histories), "br_verdicts": verdict_reading(results),
             "br_regime": regime_reading(results[0])}
-
-
-def init_scale_runs(histories: Sequence[History]) -> list[History]:
-    """The bridge's runs: Paper A's MLP from alpha times the standard init (in order, once each)."""
-    return [h for h in unique(histories) if type(h.cfg) is InitScaleConfig]
-
-
-def bridge_runs(histories: Sequence[History], seed: int | None = None) -> list[History]:
-    """The bridge's runs of ``seed`` (None: the first seed's, which the figure shows), by lambda then alpha."""
-    runs = init_scale_runs(histories)
-    seed = seeds(runs)[0] if seed is None else seed
-    return sorted((h for h in runs if h.cfg.data_seed == seed),
-                  key=lambda h: (h.cfg.weight_decay, h.cfg.alpha))
 
 
 def init_scale_figure(histories: Sequence[History], delay_rows: Sequence[dict]) -> plt.Figure:

@@ -139,6 +139,11 @@ def kernel_rich_configs(profile) -> dict[str, list]:
     return {**sparse_configs(profile), "misgrokking": [_misgrokking_config(profile)]}
 
 
+def misgrokking_run(groups: Groups) -> History:
+    """The kernel-vs-rich chapter's one misgrokking run."""
+    return groups["misgrokking"][0]
+
+
 def evaluate_regimes(groups) -> list[Result]:
     """The kernel-vs-rich chapter's claims: both sparse sweeps' runs against the margin classifiers of their data, and
     the misgrokking run (``groups``: ``run.groups``)."""
@@ -203,6 +208,12 @@ def evaluate_misgrokking(runs: Sequence[History]) -> list[Result]:
     return [grade(CLAIMS["B.misgrokking.starts_high"], high, regime=stable),
             grade(CLAIMS["B.misgrokking.falls"], falls, misgrokking_context(runs),
                   regimes.both(stable, regimes.fall_completed(runs)))]
+
+
+def evaluate(run: Run, sweeps: Sequence) -> list[Result]:
+    """The chapter's claims: the regimes and misgrokking on its runs, the sample gap on ``sweeps``
+    (:func:`sample_sweeps`)."""
+    return evaluate_regimes(run.groups) + [evaluate_sample_gap(sweeps)]
 
 
 def margin_table(groups: Groups) -> list[dict]:
@@ -346,12 +357,6 @@ def sample_gap_reading(sweeps: Sequence, result: Result) -> dict[str, str]:
             "samples_verdict": f"**{result.word}**"}
 
 
-def misgrokking_run(groups: Groups) -> History:
-    """The kernel-vs-rich chapter's one misgrokking run."""
-    return groups["misgrokking"][0]
-
-
-# --- the numbers the page's prose quotes (glued, never typed) ---------------------------------------------------
 def describe(run: Run) -> str:
     """The line the notebook prints: the sparse runs' and the misgrokking run's settings."""
     focus, mis = focus_run(run.groups), misgrokking_run(run.groups)
@@ -455,12 +460,6 @@ def sample_sweeps(run: Run) -> list:
     """Each margin classifier's test accuracy over training-set sizes, per data seed, on this chapter's sparse data
     (:func:`grok_lib.paper_b.sample_complexity.for_run`)."""
     return sample_complexity.for_run(focus_run(run.groups))
-
-
-def evaluate(run: Run, sweeps: Sequence) -> list[Result]:
-    """The chapter's claims: the regimes and misgrokking on its runs, the sample gap on ``sweeps``
-    (:func:`sample_sweeps`)."""
-    return evaluate_regimes(run.groups) + [evaluate_sample_gap(sweeps)]
 
 
 def verdicts_reading(run: Run, results: Sequence[Result]) -> dict[str, str]:

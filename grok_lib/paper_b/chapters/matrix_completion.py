@@ -23,7 +23,7 @@ from .. import config, measure, recordings, regimes
 from ..claim_terms import KERNEL_WINDOW, MC_DROP_LEVELS, REBUTTAL
 from ..config import MatrixCompletionConfig
 from ..curve_numbers import at_clocks, CLOCK_POINTS, rounded
-from ..matrix_completion import target, target as mc_target
+from ..matrix_completion import target
 from ..measure import crossing_step
 from ..panels import mse_panel, rank_panel, run_label
 from ..recordings import MC_NOISE_LEVELS
@@ -146,13 +146,16 @@ def run(profile: str = "default", alpha=None, weight_decay=None, lr=None, d=None
     return start(profile, parameters, configs, matrix_completion_configs("default"), output_path)
 
 
+def matrix_completion_run(histories: Sequence[History]) -> History:
+    return next(h for h in histories if isinstance(h.cfg, MatrixCompletionConfig))
+
+
 #: The clock the recovery is measured against: the kernel plateau at its central reading.
 PLATEAU_CLOCK = MC_PLATEAU_CLOCKS[1]
 
 
-def _target_rms(h: History) -> float:
-    from ..matrix_completion import target
-
+def target_rms(h: History) -> float:
+    """The RMS of the table a run recovers (the scale its far-from-the-table readings are measured against)."""
     return float(np.sqrt(np.mean(target(int(h.cfg.d)) ** 2)))
 
 
@@ -173,7 +176,7 @@ def evaluate_matrix_completion(h: History) -> list[Result]:
     seed = int(h.cfg.data_seed)
     fit, plateau, clock = (CLAIMS[c] for c in ("B.mc.train_fit", "B.mc.kernel_plateau", "B.mc.clock"))
     steps = ", ".join(f"ε {e:.0e}: step {step_at(h, fit_time(h, e))}" for e in fit.choices[0].grid)
-    far = measure.value_in_clock(h, "far_rms", 0.0, 0.5, np.max) / _target_rms(h)
+    far = measure.value_in_clock(h, "far_rms", 0.0, 0.5, np.max) / target_rms(h)
     base = measure.plateau(h, at_clock=PLATEAU_CLOCK)
     return [
         grade(fit, [draw(fit_time(h, e), seed, (e,)) for e in fit.choices[0].grid],
@@ -217,6 +220,12 @@ def evaluate_noisy_init(clean: History, noisy: Sequence[History]) -> Result:
     return grade(claim, draws, context, regimes.both(regimes.stability(runs), regimes.drop_ends([clean, *runs])))
 
 
+def evaluate(run: Run) -> list[Result]:
+    """The chapter's claims on its run, and Remark 3.13's on the recorded runs with init noise."""
+    mc = matrix_completion_run(run.histories)
+    return evaluate_matrix_completion(mc) + [evaluate_noisy_init(mc, noisy_runs())]
+
+
 def step_at(h: History, t: float) -> int | None:
     """The first recorded step at continuous time >= t (None if never)."""
     if not math.isfinite(t):
@@ -245,14 +254,13 @@ def matrix_completion_table(histories: Sequence[History]) -> list[dict]:
     fit = np.flatnonzero(h["train_mse"] <= 0.01 * h["train_mse"][0])
     tr = measure.drop_transition(h)
     s, e = tr.fractions
-    target_rms = float(np.sqrt(np.mean(target(int(h.cfg.d)) ** 2)))
     lo, hi = KERNEL_WINDOW
     return [
         {"reading": "observed entries |Omega|", "value": h.meta["n_observed"]},
         {"reading": "train MSE <= 1% of initial: first step", "value": int(h.steps[fit[0]]) if fit.size else math.nan},
         {"reading": "  its continuous time t", "value": rounded(t[fit[0]], 2) if fit.size else math.nan},
         {"reading": "max RMS of W off Omega u Omega^T / RMS(X*), clock <= 0.5",
-         "value": float(f"{measure.value_in_clock(h, 'far_rms', 0.0, 0.5, np.max) / target_rms:.3g}")},
+         "value": float(f"{measure.value_in_clock(h, 'far_rms', 0.0, 0.5, np.max) / target_rms(h):.3g}")},
         {"reading": "test MSE, kernel plateau (clock 0.1)", "value": rounded(measure.plateau(h), 4)},
         {"reading": "test MSE of predicting 0 (the init)", "value": rounded(h.meta["zero_test_mse"], 4)},
         {"reading": "10% drop from the plateau: step", "value": crossing_step(tr.start)},
@@ -311,11 +319,6 @@ def noisy_init_reading(clean: History, noisy: Sequence[History], result: Result)
             "noise_levels": ", ".join(f"{s:.0e}" for s in sorted(moves))}
 
 
-def matrix_completion_run(histories: Sequence[History]) -> History:
-    return next(h for h in histories if isinstance(h.cfg, MatrixCompletionConfig))
-
-
-# --- the numbers the page's prose quotes (glued, never typed) ---------------------------------------------------
 #: The stable rank B.mc.rank_one's central bar allows.
 MC_SRANK_MAX = 1 + MC_RANK_EXCESS.hi
 #: The fall's levels the prose reads (as B.mc.clock reads them): 10%, 50% and 90% below the plateau.
@@ -404,12 +407,6 @@ def paper_run() -> History:
     return h
 
 
-def evaluate(run: Run) -> list[Result]:
-    """The chapter's claims on its run, and Remark 3.13's on the recorded runs with init noise."""
-    mc = matrix_completion_run(run.histories)
-    return evaluate_matrix_completion(mc) + [evaluate_noisy_init(mc, noisy_runs())]
-
-
 def fall_levels(h: History) -> dict:
     """Where the test MSE first falls 10%, 50% and 90% below its plateau (a crossing, or None)."""
     return {q: measure.drop_transition(h, start=1 - q, end=1 - q).start for q in FALL_LEVELS}
@@ -491,8 +488,7 @@ def paper_reading(run: Run) -> dict[str, str]:
     levels = fall_levels(mc_paper)
     fitted = measure.first_crossing(mc_paper, "train_mse", 0.01 * float(mc_paper["train_mse"][0]), above=False)
     plateau = measure.plateau(mc_paper)
-    target_rms = float(np.sqrt(np.mean(mc_target(int(mc_paper.cfg.d)) ** 2)))
-    far = measure.value_in_clock(mc_paper, "far_rms", 0.0, 0.5, np.max) / target_rms
+    far = measure.value_in_clock(mc_paper, "far_rms", 0.0, 0.5, np.max) / target_rms(mc_paper)
     paper_90, here_90 = levels[0.9], fall_levels(mc)[0.9]
     both = paper_90 and here_90
     return dict(

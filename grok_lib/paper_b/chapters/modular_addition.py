@@ -88,7 +88,7 @@ def run(profile: str = "default", alphas=None, weight_decays=None, seeds=None, p
     configs = modadd_configs(profile, alphas, weight_decays, seeds, **overrides)
     parameters = {"profile": profile, "alphas": alphas, "weight_decays": weight_decays, "seeds": seeds, **overrides}
     return with_claim_runs(stable_modadd_configs, start(profile, parameters, configs, modadd_configs("default"),
-                                                         output_path))
+                                                        output_path))
 
 
 def stable_modadd_configs(groups: dict[str, list]) -> list:
@@ -112,6 +112,25 @@ def stable_modadd_configs(groups: dict[str, list]) -> list:
 def paper_alphas() -> list:
     """The paper's own modular-addition alpha sweep (its settings, not trained: the page measures their regime)."""
     return modadd_configs("paper")["alpha"]
+
+
+def seed_sweeps(groups: Groups, seed: int | None = None) -> tuple[list[History], list[History]]:
+    """(the alpha sweep, the lambda sweep) of ``seed`` (None: the first seed's, which the figures show): the runs of
+    the groups ``"alpha"`` and ``"weight_decay"`` at that data seed, in their order."""
+    seed = seeds(groups["alpha"])[0] if seed is None else seed
+    alpha_sweep, lambda_sweep = ([h for h in groups[name] if h.cfg.data_seed == seed]
+                                 for name in ("alpha", "weight_decay"))
+    return alpha_sweep, lambda_sweep
+
+
+def stable_sweeps(groups: Groups, stable_runs: Sequence[History]) -> tuple[list[History], list[History]]:
+    """(every seed's in-regime alpha sweep, every seed's in-regime lambda sweep) of the modular-addition chapter's
+    claim-only runs (``stable_runs``, planned by :func:`stable_modadd_configs` from the
+    groups): the alpha sweep at the group ``"alpha"``'s lambda, the lambda sweep at the group ``"weight_decay"``'s
+    alpha (the run both share in both)."""
+    lam, alpha = groups["alpha"][0].cfg.weight_decay, groups["weight_decay"][0].cfg.alpha
+    return ([h for h in stable_runs if h.cfg.weight_decay == lam],
+            [h for h in stable_runs if h.cfg.alpha == alpha])
 
 
 #: The setting of the modular-addition records on the figure runs (the profile's fixed step, outside the regime).
@@ -182,6 +201,11 @@ def evaluate_modadd_fixed(groups) -> list[Result]:
     every = unique([*groups["alpha"], *groups["weight_decay"]])
     where = regimes.both(regimes.stability(every), regimes.transition_ends(every))
     return grade_modadd(groups["alpha"], groups["weight_decay"], where)
+
+
+def evaluate(run: Run) -> list[Result]:
+    """The chapter's claims on its in-regime runs (the claim-only runs)."""
+    return evaluate_modadd(run.groups, run.claim_histories)
 
 
 MODADD_STEPS = (0, 500, 1000, 1500, 2000, 3000)
@@ -261,14 +285,12 @@ def stability_table(groups: Groups, paper_configs: Sequence = ()) -> list[dict]:
     """lr x the Gauss-Newton sharpness at initialisation (:mod:`grok_lib.paper_b.sharpness`) of the figure runs
     (the first seed's, at the profile's fixed step) and of ``paper_configs`` (the paper's settings), per alpha and
     lambda: full-batch GD follows gradient flow only below 2."""
-    from ..regimes import sharpness_at_init
-
     alpha_sweep, lambda_sweep = seed_sweeps(groups)
     rows = []
     for source, configs in (("figure runs", [h.cfg for h in unique([*alpha_sweep, *lambda_sweep])]),
                             ("paper's settings", list(paper_configs))):
         for c in configs:
-            s = sharpness_at_init(c)
+            s = regimes.sharpness_at_init(c)
             rows.append({"runs": source, "p": c.p, "width": c.width, "alpha": c.alpha, "lambda": c.weight_decay,
                          "lr": c.lr, "sharpness at init": float(f"{s:.4g}"), "lr x sharpness": float(f"{c.lr * s:.3g}")})
     return rows
@@ -279,15 +301,13 @@ def stable_table(groups: Groups, stable_runs: Sequence[History], seed: int | Non
     there, the largest lr_t x S_t of the run, and the transition's onset and end on lambda t (and in t)."""
     alpha_runs, lambda_runs = stable_sweeps(groups, stable_runs)
     seed = seeds(alpha_runs)[0] if seed is None else seed
-    from ..regimes import sharpness_at_init
-
     rows = []
     for h in unique([h for h in [*alpha_runs, *lambda_runs] if h.cfg.data_seed == seed]):
         lam = float(h.cfg.weight_decay)
         onset, end = (measure.first_crossing(h, "test_acc", q) for q in (measure.START_ACC, measure.END_ACC))
         rows.append({"alpha": h.cfg.alpha, "lambda": lam, "steps": int(h.steps[-1]),
                      "first step": float(f"{h['lr'][0]:.3g}"),
-                     "lr x S at init": rounded(h["lr"][0] * sharpness_at_init(h.cfg)),
+                     "lr x S at init": rounded(h["lr"][0] * regimes.sharpness_at_init(h.cfg)),
                      "max lr x S": rounded(h.meta.get("max_lr_sharpness", math.nan)),
                      "onset lambda t": rounded(lam * onset.t, 2) if onset else math.nan,
                      "end lambda t": rounded(lam * end.t, 2) if end else math.nan,
@@ -327,14 +347,14 @@ def modadd_reading(groups: Groups) -> dict[str, str]:
         "ma_first": shown(min(r["start step"] for r in rows.values())),
         "ma_last": shown(max(r["end step"] for r in rows.values())),
         "ma_lambda_order": order_phrase([r["end step"] for r in l_rows], "the larger λ, the later",
-                                         "the larger λ, the earlier", "in no simple order of λ"),
+                                        "the larger λ, the earlier", "in no simple order of λ"),
         "ma_lambda_fracs": ", ".join(shown(r["end frac"], ".2f") for r in l_rows),
         "ma_lambda_frac_order": order_phrase([r["end frac"] for r in l_rows], "later on the clock for larger λ",
-                                              "earlier on the clock for larger λ", "in no order of λ on the clock"),
+                                             "earlier on the clock for larger λ", "in no order of λ on the clock"),
         "ma_alpha_ends": ", ".join(f"{shown(r['end step'])} (α = {r['alpha']:g})" for r in a_rows),
         "ma_alpha_frac_order": order_phrase([r["end frac"] for r in a_rows if r["end frac"] != "n/a"],
-                                             "move away from it as α grows", "move toward it as α grows",
-                                             "do not move steadily toward it"),
+                                            "move away from it as α grows", "move toward it as α grows",
+                                            "do not move steadily toward it"),
         "ma_alpha_fracs": " → ".join(shown(r["end frac"], ".2f") for r in a_rows if r["end frac"] != "n/a"),
         "ma_fracs_range": f"{shown(min(fracs, default=math.nan), '.2f')}–{shown(max(fracs, default=math.nan), '.2f')}",
         "ma_r2_lambda": shown(fit_l["R^2"], ".3f"), "ma_slope_lambda": shown(fit_l["slope"], ".2f"),
@@ -353,13 +373,10 @@ def modadd_claim_reading(groups: Groups, stable_runs: Sequence[History], paper_c
     """What the modular-addition page states about its in-regime runs (``stable_runs``: the chapter's claim-only runs)
     and the regime of its figure runs and of the paper's settings (``paper_configs``), as Markdown for
     :func:`grok_lib.display.glue`."""
-    from ..regimes import sharpness_at_init
-    from ..regimes import GD_STABLE
-
     alpha_runs, lambda_runs = stable_sweeps(groups, stable_runs)
     every = unique([*alpha_runs, *lambda_runs])
     figure_runs = unique([*groups["alpha"], *groups["weight_decay"]])
-    fixed = {h.cfg.alpha: h.cfg.lr * sharpness_at_init(h.cfg) for h in figure_runs if h.cfg.data_seed == figure_runs[0].cfg.data_seed}
+    fixed = {h.cfg.alpha: h.cfg.lr * regimes.sharpness_at_init(h.cfg) for h in figure_runs if h.cfg.data_seed == figure_runs[0].cfg.data_seed}
     largest = max(every, key=lambda h: h.cfg.alpha)
     seeds = selection.seeds(alpha_runs)
     per_seed = sweeps_by_seed(alpha_runs, lambda_runs)
@@ -368,14 +385,14 @@ def modadd_claim_reading(groups: Groups, stable_runs: Sequence[History], paper_c
         return " / ".join(f"{float(h.cfg.weight_decay) * crossing_t(h, level):.2f}" for h in runs)
 
     base = every[0].cfg
-    paper = {c.alpha: c.lr * sharpness_at_init(c) for c in paper_configs}
-    stable_fixed = [a for a, v in sorted(fixed.items()) if v < GD_STABLE]
+    paper = {c.alpha: c.lr * regimes.sharpness_at_init(c) for c in paper_configs}
+    stable_fixed = [a for a, v in sorted(fixed.items()) if v < regimes.GD_STABLE]
     biggest = max(figure_runs, key=lambda h: h.cfg.alpha).cfg
-    s_big = sharpness_at_init(biggest)
+    s_big = regimes.sharpness_at_init(biggest)
     return {
         "ma_fixed_stable": ("α = " + ", ".join(f"{a:g}" for a in stable_fixed)) if stable_fixed else "no α",
         "ma_paper_products": ", ".join(f"{shown(v, '.2g')} (α = {a:g})" for a, v in sorted(paper.items())) or "not measured",
-        "ma_paper_stable": ("every α it ran" if paper and all(v < GD_STABLE for v in paper.values())
+        "ma_paper_stable": ("every α it ran" if paper and all(v < regimes.GD_STABLE for v in paper.values())
                             else "not every α it ran"),
         "ma_skipped_alpha": f"{biggest.alpha:g}", "ma_skipped_sharpness": f"{s_big:.3g}",
         "ma_skipped_steps": f"{s_big / (2 * biggest.weight_decay * base.stable_c):,.0f}",
@@ -387,7 +404,7 @@ def modadd_claim_reading(groups: Groups, stable_runs: Sequence[History], paper_c
         "ma_stable_lambdas": ", ".join(f"{x:g}" for x in sorted({h.cfg.weight_decay for h in lambda_runs})),
         "ma_stable_lambda": f"{alpha_runs[0].cfg.weight_decay:g}", "ma_stable_alpha": f"{lambda_runs[0].cfg.alpha:g}",
         "ma_stable_runs": f"{len(every)}", "ma_stable_seeds": ", ".join(str(x) for x in seeds),
-        "ma_stable_init": shown(max(h["lr"][0] * sharpness_at_init(h.cfg) for h in every), ".3g"),
+        "ma_stable_init": shown(max(h["lr"][0] * regimes.sharpness_at_init(h.cfg) for h in every), ".3g"),
         "ma_stable_worst": shown(max(h.meta.get("max_lr_sharpness", math.nan) for h in every), ".3g"),
         "ma_stable_largest_steps": " / ".join(f"{int(h.steps[-1]):,}" for h in every if h.cfg.alpha == largest.cfg.alpha),
         "ma_stable_largest": f"{largest.cfg.alpha:g}",
@@ -405,7 +422,6 @@ def modadd_claim_reading(groups: Groups, stable_runs: Sequence[History], paper_c
     }
 
 
-# --- the numbers the page's prose quotes (glued, never typed) ---------------------------------------------------
 def describe(run: Run) -> str:
     """The line the notebook prints: the first seed's sweeps (the figures')."""
     alpha_sweep, lambda_sweep = seed_sweeps(run.groups)
@@ -425,35 +441,11 @@ def sweeps_reading(run: Run) -> dict[str, str]:
     return {**modadd_reading(run.groups), **modadd_claim_reading(run.groups, run.claim_histories, paper_alphas())}
 
 
-def evaluate(run: Run) -> list[Result]:
-    """The chapter's claims on its in-regime runs (the claim-only runs)."""
-    return evaluate_modadd(run.groups, run.claim_histories)
-
-
 def verdicts_reading(run: Run) -> dict[str, str]:
     """The verdicts on the in-regime runs and at the fixed step, in words."""
     results = evaluate(run)
     return dict(ma_verdicts=verdict_reading(results), ma_fixed_verdicts=verdict_reading(evaluate_modadd_fixed(run.groups)),
                 ma_regime=regime_reading(results[0]), ma_fixed_setting=f"`{FIXED_LR}`")
-
-
-def seed_sweeps(groups: Groups, seed: int | None = None) -> tuple[list[History], list[History]]:
-    """(the alpha sweep, the lambda sweep) of ``seed`` (None: the first seed's, which the figures show): the runs of
-    the groups ``"alpha"`` and ``"weight_decay"`` at that data seed, in their order."""
-    seed = seeds(groups["alpha"])[0] if seed is None else seed
-    alpha_sweep, lambda_sweep = ([h for h in groups[name] if h.cfg.data_seed == seed]
-                                 for name in ("alpha", "weight_decay"))
-    return alpha_sweep, lambda_sweep
-
-
-def stable_sweeps(groups: Groups, stable_runs: Sequence[History]) -> tuple[list[History], list[History]]:
-    """(every seed's in-regime alpha sweep, every seed's in-regime lambda sweep) of the modular-addition chapter's
-    claim-only runs (``stable_runs``, planned by :func:`stable_modadd_configs` from the
-    groups): the alpha sweep at the group ``"alpha"``'s lambda, the lambda sweep at the group ``"weight_decay"``'s
-    alpha (the run both share in both)."""
-    lam, alpha = groups["alpha"][0].cfg.weight_decay, groups["weight_decay"][0].cfg.alpha
-    return ([h for h in stable_runs if h.cfg.weight_decay == lam],
-            [h for h in stable_runs if h.cfg.alpha == alpha])
 
 
 def modadd_fits(alpha_sweep: Sequence[History], lambda_sweep: Sequence[History]) -> plt.Figure:

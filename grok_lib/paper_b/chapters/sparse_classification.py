@@ -176,10 +176,10 @@ def run(profile: str = "default", alphas=None, weight_decays=None, d=None, n_tra
     parameters = {"profile": profile, "alphas": alphas, "weight_decays": weight_decays, "horizon": horizon,
                   **overrides}
     return with_claim_runs(fig1a_seed_configs, start(profile, parameters, configs, sparse_configs("default"),
-                                                         output_path))
+                                                     output_path))
 
 
-def _focus_config(groups: dict[str, list]):
+def focus_config(groups: dict[str, list]):
     """The sparse run both sweeps share, as :func:`grok_lib.paper_b.selection.focus_run` picks it from histories: the
     alpha sweep's run at the lambda sweep's alpha (where a rerun leaves it out, the one nearest in ln(alpha))."""
     alpha_sweep = groups["alpha"]
@@ -188,8 +188,13 @@ def _focus_config(groups: dict[str, list]):
 
 def fig1a_seed_configs(groups: dict[str, list]) -> list:
     """B.fig1a.fractions: the focus run at the next data seeds (its own seed's run is the notebook's)."""
-    focus = _focus_config(groups)
+    focus = focus_config(groups)
     return [replace(focus, data_seed=focus.data_seed + i) for i in range(1, config.FIG1A_DATA_SEEDS)]
+
+
+def by_alpha(histories: Sequence[History]) -> list[History]:
+    """``histories`` sorted by alpha (runs with the same alpha keep their order)."""
+    return sorted(histories, key=lambda h: h.cfg.alpha)
 
 
 def fraction_at(h: History, level: float) -> float:
@@ -258,7 +263,7 @@ def evaluate_sparse(groups, focus_at_seeds: Sequence[History] | None = None) -> 
     out.append(_grade_or_not("B.fig1a.final_acc", over_alpha(lambda h, _: h.final("test_acc")), regime=where))
     for cid, level in (("B.fig1a.start_fraction", ONSET_ACC), ("B.fig1a.end_fraction", END_ACC)):
         out.append(_grade_or_not(cid, lambda claim, level=level: [draw(fraction_at(h, level), int(h.cfg.data_seed))
-                                                                   for h in focus_at_seeds], seeds_text, where))
+                                                                  for h in focus_at_seeds], seeds_text, where))
     out.append(_grade_or_not("B.fig1a.norm", over_alpha(lambda h, _: norm_deviation(h)), regime=where))
 
     pairs = tuple(f"α {a.cfg.alpha:g}→{b.cfg.alpha:g}" for a, b in zip(alpha_sweep, alpha_sweep[1:]))
@@ -274,9 +279,9 @@ def evaluate_sparse(groups, focus_at_seeds: Sequence[History] | None = None) -> 
                              where))
     levels = TRANSITION_LEVELS
     out.append(_grade_or_not("B.thm.limit", lambda claim: [draw(limit_intercept(alpha_sweep, q), seed, (q,))
-                                                            for q in levels], regime=where))
+                                                           for q in levels], regime=where))
     out.append(_grade_or_not("B.thm.log_alpha_slope", lambda claim: [draw(log_alpha_slope(alpha_sweep, q), seed, (q,))
-                                                                      for q in levels], regime=where))
+                                                                     for q in levels], regime=where))
     out.append(_grade_or_not("B.thm.inverse_lambda_slope",
                              lambda claim: [draw(lambda_t_spread(lambda_sweep, q), seed, (q,)) for q in levels],
                              inverse_lambda_context(lambda_sweep), where))
@@ -301,6 +306,11 @@ def evaluate_sparse_paper_lambda(histories: Sequence[History]) -> list[Result]:
     focus = focus_run(groups)
     at_seeds = [focus, *(h for h in histories if h.cfg.data_seed != seed and h.cfg.alpha == focus.cfg.alpha)]
     return [r for r in evaluate_sparse(groups, at_seeds) if r.claim.id not in NO_LAMBDA_SWEEP]
+
+
+def evaluate(run: Run) -> list[Result]:
+    """The chapter's claims on its runs (:func:`evaluate_sparse`, the fractions at every data seed)."""
+    return evaluate_sparse(run.groups, focus_at_seeds(run))
 
 
 def norm_deviation(h: History) -> float:
@@ -446,7 +456,7 @@ def sparse_transition_numbers(groups: Groups) -> dict:
     return values
 
 
-def paper_lambda_reading(runs: Sequence[History], rows: Sequence[dict], focus: History, manifest: dict) -> dict:
+def paper_lambda_words(runs: Sequence[History], rows: Sequence[dict], focus: History, manifest: dict) -> dict:
     """The glued words of the sparse page's section "At the paper's lambda and step": ``runs`` the recorded set
     (:func:`grok_lib.paper_b.recordings.sparse_paper_lambda`), ``rows`` its :func:`lambda_table`, ``focus``
     the figures' focus run, ``manifest`` the set's manifest. The start and end are read against the book's reading of
@@ -485,12 +495,6 @@ def paper_lambda_reading(runs: Sequence[History], rows: Sequence[dict], focus: H
     }
 
 
-def by_alpha(histories: Sequence[History]) -> list[History]:
-    """``histories`` sorted by alpha (runs with the same alpha keep their order)."""
-    return sorted(histories, key=lambda h: h.cfg.alpha)
-
-
-# --- the numbers the page's prose quotes (glued, never typed) ---------------------------------------------------
 def focus_at_seeds(run: Run) -> list[History]:
     """The focus run at every data seed: the notebook's, then the claim-only runs (read by B.fig1a's fractions only,
     never by a figure)."""
@@ -682,11 +686,6 @@ def transition_reading(run: Run) -> dict[str, str]:
     )
 
 
-def evaluate(run: Run) -> list[Result]:
-    """The chapter's claims on its runs (:func:`evaluate_sparse`, the fractions at every data seed)."""
-    return evaluate_sparse(run.groups, focus_at_seeds(run))
-
-
 def verdicts_reading(run: Run, results: Sequence[Result]) -> dict[str, str]:
     """The verdicts (``results``: :func:`evaluate`) and the shape of Fig. 1a behind them, in words."""
     alpha_sweep = run.groups["alpha"]
@@ -745,10 +744,10 @@ def paper_lambda_rows(run: Run) -> list[dict]:
     return lambda_table(paper_lambda_runs(), [*run.groups["alpha"], *focus_at_seeds(run)])
 
 
-def paper_lambda_glue(run: Run) -> dict[str, str]:
-    """:func:`paper_lambda_reading` of the recorded set (its manifest says where and when it was recorded)."""
-    return paper_lambda_reading(paper_lambda_runs(), paper_lambda_rows(run), focus_run(run.groups),
-                                recorded_runs.read_manifest("paper_b/sparse_paper_lambda"))
+def paper_lambda_reading(run: Run) -> dict[str, str]:
+    """:func:`paper_lambda_words` of the recorded set (its manifest says where and when it was recorded)."""
+    return paper_lambda_words(paper_lambda_runs(), paper_lambda_rows(run), focus_run(run.groups),
+                              recorded_runs.read_manifest("paper_b/sparse_paper_lambda"))
 
 
 def fig1a_sparse(h: History, alpha_sweep: Sequence[History]) -> plt.Figure:

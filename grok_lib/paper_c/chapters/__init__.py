@@ -9,17 +9,14 @@ two chapters share is in a part-level module named for what it holds: :mod:`~gro
 
 Its chapters are Part C's notebooks in ``_toc.yml``, in that order (the book's contents are their index).
 
-This package gathers them for the book: ``CHAPTERS`` in book order, ``REGISTRY`` (every claim of Part C by id, in
-that order: what the claims report lists) and ``load_set`` (the histories of a recorded set, in its named groups).
+This package gathers them for the book: ``CHAPTERS`` in book order and ``REGISTRY`` (every claim of Part C by id, in
+that order: what the claims report lists).
 """
 
 from __future__ import annotations
 
-from importlib import import_module
-
 from ...chapters import gathering
 
-
-#: ``MODULES`` (the chapter modules in book order), ``CHAPTERS``, ``REGISTRY`` (Part C's claims by id) and ``load_set``
-#: (a recorded set's histories, read by the nets chapter's reader), gathered at the first use of any.
-__getattr__, __dir__ = gathering("paper_c", globals(), {"load_set": lambda: import_module(f"{__name__}.nets").recorded})
+#: ``MODULES`` (the chapter modules in book order), ``CHAPTERS`` and ``REGISTRY`` (Part C's claims by id), gathered
+#: at the first use of any.
+__getattr__, __dir__ = gathering("paper_c", globals())
