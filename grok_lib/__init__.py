@@ -24,7 +24,7 @@ read a part's modules by name):
 - :mod:`grok_lib.claims`          the claim records, the report's tables and the headline verdicts
 - :mod:`grok_lib.verdict_list`    the committed list of every record's verdict, and the re-grade's changes
 - :mod:`grok_lib.coverage`        what of each paper is tested: its statements, their claims' verdicts or why not
-- :mod:`grok_lib.seed_statements` every statement of the seeds, in the book's words, with its claims or reason
+- :mod:`grok_lib.seed_statements` what a statement of a paper is; every part's statements, gathered
 - :mod:`grok_lib.envelope_verdicts` the book's verdicts held against the same claims in other arithmetic
 - :mod:`grok_lib.figure_numbers`  figure regression of the numbers behind a figure
 - :mod:`grok_lib.recorded`        recorded runs: long runs computed once, committed, checked against today's code
@@ -40,11 +40,10 @@ read a part's modules by name):
 - :mod:`grok_lib.interactive`     the book's interactive figures: Plotly versions drawn from the figures' data files
 - :mod:`grok_lib.paths`           every path the project writes to, and the list of parts
 
-One subpackage per paper, each with its configs, run kinds, models, figures and claims:
-
-- :mod:`grok_lib.paper_a`         "Two Training Clocks in Grokking" (with :mod:`grok_lib.paper_a.dln`)
-- :mod:`grok_lib.paper_b`         "Dichotomy of Early and Late Phase Implicit Biases" (the ln alpha / lambda clock)
-- :mod:`grok_lib.paper_c`         "Grokking in Linear Estimators"
+One subpackage per paper, ``grok_lib.paper_<x>`` (:func:`grok_lib.paths.parts` finds them on disk), each with its
+configs, run kinds, models, chapters, claims and statements; its own docstring names the paper and indexes its
+modules, and the book's contents (``_toc.yml``) list the parts, so adding a paper edits no module that another
+part's notebooks import.
 """
 
 from . import arithmetic as _arithmetic

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from .claims import badge, claim_anchor
-from .seed_statements import OPEN, STATEMENTS, Statement
+from .seed_statements import OPEN, Statement, statements
 
 def status(s: Statement, heads: dict[str, dict], sources: dict[str, str]) -> str:
     """The statement's cell: each claim's id (a link to its verdict on its page) and headline verdict, or why not."""
@@ -42,9 +42,9 @@ def counts(statements: Sequence[Statement]) -> tuple[int, int, int]:
 def sections(records: Sequence[dict], heads: dict[str, dict], papers: dict[str, str]) -> str:
     """Per paper (``papers``: letter -> title), a table of its statements and their status, headed by the counts."""
     sources = {r["id"]: r["source"] for r in records}
-    out = []
+    out, every = [], statements()
     for letter, title in papers.items():
-        rows = STATEMENTS.get(letter, ())
+        rows = every.get(letter, ())
         n, tested, open_work = counts(rows)
         out.append(f"### {title}\n\n{n} statements: {tested} tested, {n - tested} not "
                    f"({open_work} of them open work).\n")

@@ -149,7 +149,7 @@ class Claim:
     """One statement the book checks, declared before any run (see the module docstring)."""
 
     id: str  # <paper letter>.<figure or topic>.<name>
-    paper: str  # "A", "B" or "C"
+    paper: str  # its part's letter: "A" for grok_lib.paper_a
     kind: str  # a key of KINDS
     basis: str  # a key of BASES: where the paper says it
     where: str  # "Fig. 1b", "Sec. 2", "rebuttal to reviewer XQUe"
@@ -167,8 +167,9 @@ class Claim:
             raise ValueError(f"claim {self.id}: kind must be one of {', '.join(KINDS)}, got {self.kind!r}")
         if self.basis not in BASES:
             raise ValueError(f"claim {self.id}: basis must be one of {', '.join(BASES)}, got {self.basis!r}")
-        if self.paper not in ("A", "B", "C"):
-            raise ValueError(f"claim {self.id}: paper must be A, B or C, got {self.paper!r}")
+        if not (len(self.paper) == 1 and "A" <= self.paper <= "Z"):
+            raise ValueError(f"claim {self.id}: paper must be its part's capital letter (A for paper_a), "
+                             f"got {self.paper!r}")
 
     @property
     def threshold(self) -> str:

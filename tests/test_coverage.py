@@ -1,9 +1,16 @@
-"""The coverage table (grok_lib/coverage.py, grok_lib/seed_statements.py): every statement of the seeds is tested by
+"""The coverage table (grok_lib/coverage.py, grok_lib/<part>/statements.py): every statement of the seeds is tested by
 registered claims or says why not, every claim of a paper tests one of its statements, and the report's table
 reads the verdicts from the records."""
 
 from grok_lib import chapters, claims, coverage
-from grok_lib.seed_statements import STATEMENTS
+from grok_lib.paths import parts
+from grok_lib.seed_statements import statements
+
+STATEMENTS = statements()
+
+
+def test_every_part_lists_its_papers_statements():
+    assert list(STATEMENTS) == [p.removeprefix("paper_").upper() for p in parts()]
 
 
 def test_every_statement_is_tested_or_says_why():

@@ -109,6 +109,8 @@ def test_verdicts_of_several_settings_or_arithmetics_combine_by_the_same_rule(ve
 def test_declarations_are_checked():
     with pytest.raises(ValueError, match="kind"):
         Claim("X.a.b", "A", "hunch", "text", "", "", "", "", Bar(lo=0))
+    with pytest.raises(ValueError, match="capital letter"):
+        Claim("X.a.b", "paper_a", "claim", "text", "", "", "", "", Bar(lo=0))
     with pytest.raises(ValueError, match="central"):
         Choice("k", 4, (5, 6, 7))
     with pytest.raises(ValueError, match="lo must not exceed"):

@@ -107,6 +107,8 @@ def test_the_package_index_and_the_api_reference_list_every_module():
         part, _, rest = module.removeprefix("grok_lib.").partition(".")
         if rest.startswith("chapters.") and part in BY_CHAPTER:  # a chapter module: its index is the book's contents
             assert f"- file: notebooks/{part}/{short}\n" in toc, f"{module} has no notebook in _toc.yml"
+        elif not rest and part in PARTS:  # a part: the book's contents list it (its page and its API page)
+            assert f"- file: book/{part}\n" in toc and f"- file: book/api/{part}\n" in toc, f"{part} is not in _toc.yml"
         else:
             assert f":mod:`{module}`" in index or f":mod:`.{short}`" in index, f"{module} is missing from its package index"
         assert f".. automodule:: {module}\n" in api, f"{module} is missing from book/api/*.md"

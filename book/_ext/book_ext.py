@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 from pathlib import Path
 
 import yaml
@@ -108,7 +109,7 @@ def _findings_first(app, docname, source) -> None:
         if _wide_figure(root, findings.main_figure(manifest, f"{docname}.ipynb")):
             block = block.replace("\n:class: findings\n", "\n:class: findings findings-wide\n", 1)
         source[0] = findings.into_notebook(source[0], block)
-    elif docname in ("book/paper_a", "book/paper_b", "book/paper_c"):
+    elif re.fullmatch(r"book/paper_[a-z]", docname):  # a part's page
         part = docname[-1].upper()
         block = findings.part_box(part, records, _part_chapters(root, docname))
         source[0] = findings.after_title(source[0], block)

@@ -21,6 +21,7 @@
 - :mod:`.panels`          the colours and the paper's window every MLP figure shares
 - :mod:`.chapters`        one module per notebook (``chapters/<stem>.py``): its call ``run``, bars and claims, checks,
   key numbers and tables, the numbers its prose quotes and its figures' drawing
+- :mod:`.statements`      every statement of Paper A in the seeds, with the claims that test it or why none does
 - :mod:`.kinds`           Paper A's rows in the table of run kinds (imported here, so they always exist)
 - :mod:`.dln`             the deep-linear networks of the theory chapter (numpy, float64)
 """

@@ -48,6 +48,8 @@ Modules:
   runs, bars and claims, checks, key numbers and tables, the numbers its prose quotes and its figures' drawing.
 - :mod:`grok_lib.paper_b.recordings` -- the recorded sets: matrix completion at the paper's settings,
   misgrokking at the paper's d, gamma and n (three data seeds, each run to clock 4).
+- :mod:`grok_lib.paper_b.statements` -- every statement of Paper B in the seeds, with the claims that test it or
+  why none does
 - :mod:`grok_lib.paper_b.kinds` -- Paper B's rows in the table of run kinds (imported here, so they always
   exist).
 """

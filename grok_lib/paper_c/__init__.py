@@ -32,6 +32,8 @@ weight decay, eta = the learning rate, eps = the accuracy threshold, D = S - T.
   its figures, declared at its end as ``CHAPTER``
 - :mod:`grok_lib.paper_c.recordings` the recorded sets: the two nets at the paper's 1000-200-5 and the other
   activations (too long for ``make book``; trained once with ``scripts/record_runs.py``)
+- :mod:`grok_lib.paper_c.statements` every statement of Paper C in the seeds, with the claims that test it or why
+  none does
 - :mod:`grok_lib.paper_c.kinds`     Part C's row in the table of run kinds (imported here, so it always exists)
 """
 
