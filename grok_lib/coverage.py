@@ -40,15 +40,18 @@ def counts(statements: Sequence[Statement]) -> tuple[int, int, int]:
 
 
 def sections(records: Sequence[dict], heads: dict[str, dict], papers: dict[str, str]) -> str:
-    """Per paper (``papers``: letter -> title), a table of its statements and their status, headed by the counts."""
+    """Per paper (``papers``: letter -> title), a table of its statements and their status, headed by the counts,
+    each in a block whose class names its paper (``claims-coverage-a``): the report's paper filter hides the other
+    papers' blocks (``book/_static/claims_filter.js``), untested rows included, which name no claim to filter by."""
     sources = {r["id"]: r["source"] for r in records}
     out, every = [], statements()
     for letter, title in papers.items():
         rows = every.get(letter, ())
         n, tested, open_work = counts(rows)
-        out.append(f"### {title}\n\n{n} statements: {tested} tested, {n - tested} not "
+        out.append(f"````{{container}} claims-coverage claims-coverage-{letter.lower()}\n### {title}\n\n"
+                   f"{n} statement{'s' if n != 1 else ''}: {tested} tested, {n - tested} not "
                    f"({open_work} of them open work).\n")
         out.append("| statement | where | status |\n|---|---|---|")
         out += [f"| {cell(s.text)} | {cell(s.where)} | {status(s, heads, sources)} |" for s in rows]
-        out.append("")
+        out.append("````\n")
     return "\n".join(out)

@@ -42,10 +42,12 @@ def test_the_table_shows_each_claims_headline_and_the_counts():
     heads = {cid: {"verdict": "not reproduced", "kind": registry[cid].kind}}
     text = coverage.sections(records, heads, {"A": "Paper A: Two clocks"})
     n, tested, open_work = coverage.counts(STATEMENTS["A"])
-    assert text.startswith("### Paper A: Two clocks\n")
+    assert text.startswith("````{container} claims-coverage claims-coverage-a\n### Paper A: Two clocks\n")
     assert f"{n} statements: {tested} tested, {n - tested} not ({open_work} of them open work)." in text
     assert f'<a href="paper_a/x.html#{claims.claim_anchor(cid)}"><code>{cid}</code></a>' in text
     assert "verdict-not-reproduced" in text
     untested = next(s for s in STATEMENTS["A"] if not s.claims and "PAPERS.md" not in s.where + s.why)
     assert f"| {untested.text} | {untested.where} | not tested: {untested.why} |" in text
     assert "PAPERS.md" not in text.replace("<code>PAPERS.md</code>", "")
+    assert not any(s.why.lower().startswith("not tested") for rows in STATEMENTS.values() for s in rows), \
+        "the status cell says 'not tested:' itself"

@@ -15,6 +15,7 @@ import pytest
 
 from grok_lib import arithmetic
 from grok_lib.chapters import chapter, flat
+from grok_lib.paths import parts
 from grok_lib.plans import plan
 from grok_lib.runs import run_all
 from grok_lib.store import RunStore
@@ -77,7 +78,7 @@ def test_the_documented_command_trains_a_chapter_on_a_local_cluster_as_in_proces
 @pytest.mark.parametrize("args, message", [
     (["--profile", "paper"], "--profile must be one of ci, default; got 'paper'"),
     (["--chapter", "paper_a/fig9"], "--chapter must be one of paper_a/fig1_loss_curves, "),
-    (["--part", "paper_z"], "--part must be one of paper_a, paper_b, paper_c; got 'paper_z'"),
+    (["--part", "paper_z"], f"--part must be one of {', '.join(parts())}; got 'paper_z'"),
     (["--workers", "0"], "--workers must be a positive integer; got 0"),
     (["--scheduler", "host:8786"], "--scheduler must be a scheduler address such as tcp://host:8786"),
     (["--store", "notebooks/runs"], "--store: run store "),

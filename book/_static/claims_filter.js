@@ -42,10 +42,11 @@ document.addEventListener("DOMContentLoaded", () => {
       p.hidden = state.paper !== "all" && p.dataset.paper !== state.paper;
     });
     // further down the page the paper filter applies too: each paper's dropdown of the claims judged at several
-    // settings (class claims-settings-A), and the rows of the other tables that start with a claim id ("A.fig1...")
+    // settings (class claims-settings-a) and its block of the coverage table (claims-coverage-a), and the rows of
+    // the other tables that start with a claim id ("A.fig1...")
     const other = (letter) => state.paper !== "all" && letter !== state.paper;
-    document.querySelectorAll("article .claims-settings").forEach((d) => {
-      const m = [...d.classList].join(" ").match(/claims-settings-([a-z])\b/i);  // Sphinx writes classes lower-case
+    document.querySelectorAll("article .claims-settings, article .claims-coverage").forEach((d) => {
+      const m = [...d.classList].join(" ").match(/claims-(?:settings|coverage)-([a-z])\b/i);  // Sphinx writes lower-case
       if (m) d.hidden = other(m[1].toUpperCase());
     });
     document.querySelectorAll("article tbody tr").forEach((tr) => {

@@ -66,7 +66,7 @@ STATEMENTS = (
               (), "no registry claim grades monotonicity on its own; it follows from the closed-form solution (sums of decaying exponentials) tested in C.dyn.exact."),
     Statement("The weight-decay difference from Omnigrok is explained analytically: Omnigrok uses weight-decay values in the linear model's 'gray' regime, where the linear model cannot generalise but their setup can.",
               "rebuttal, reply on realistic setups (point 2, 'The effect of weight decay')",
-              (), "not tested: the seeds give neither the bounds of the 'gray' regime nor Omnigrok's weight-decay values, so there is nothing to place one against the other; the linear side of the remark, the weight-decay floors of the losses (which decide whether an accuracy threshold can be reached at all), is graded in C.wd.train_limit and C.wd.gen_limit."),
+              (), "the seeds give neither the bounds of the 'gray' regime nor Omnigrok's weight-decay values, so there is nothing to place one against the other; the linear side of the remark, the weight-decay floors of the losses (which decide whether an accuracy threshold can be reached at all), is graded in C.wd.train_limit and C.wd.gen_limit."),
     Statement("With Gaussian label noise n ~ N(0, σ_n^2) (d_out = 1), the average training loss is the noiseless one plus σ_n^2: L_tr = Tr(D0 D0ᵀ e^(−4ηΣt) Σ) + σ_n^2, so the training dynamics change only by an additive constant.",
               "rebuttal, reply on self-correction and label noise",
               ('C.noise.train_shift',), ""),
