@@ -12,11 +12,16 @@ REPORT := notebooks/claims_report.ipynb
 ARITHMETIC_PINS := $(shell $(PYTHON) grok_lib/arithmetic.py --env)
 $(foreach pin,$(ARITHMETIC_PINS),$(eval export $(pin)))
 # One folder per part; the claims report (at the top) reads the records the others write.
-# PART=a (or b, c): make book builds one part's notebooks (the claims report, landing page and HTML as always).
-# The parts are the folders notebooks/paper_<part>, so a new paper needs no line here.
+# PART=a (one of the folders notebooks/paper_<part>, so a new paper needs no line here): make book builds one
+# part's notebooks (the claims report, landing page and HTML as always).
 PART ?=
-PARTS := $(sort $(patsubst notebooks/paper_%,%,$(wildcard notebooks/paper_*)))
-PART_GIVEN = test -z "$(PART)" || test "$(words $(PART))$(filter $(PART),$(PARTS))" = "1$(PART)"
+PARTS := $(sort $(patsubst notebooks/paper_%/,%,$(wildcard notebooks/paper_*/)))
+empty :=
+space := $(empty) $(empty)
+comma := ,
+PARTS_LISTED := $(subst $(space),$(comma)$(space),$(PARTS))
+# PART_OK: PART is one word and one of PARTS (empty otherwise)
+PART_OK := $(and $(filter 1,$(words $(PART))),$(filter $(PART),$(PARTS)))
 FIGURE_NOTEBOOKS := $(sort $(wildcard notebooks/paper_$(if $(PART),$(PART),*)/*.ipynb))
 
 .PHONY: book notebooks html test test-quick test-part env test-env lock clean baselines
@@ -39,7 +44,7 @@ $(VENV)/.test-installed: $(VENV)/.book-installed requirements-test.lock
 	touch $@
 
 notebooks: env
-	@$(PART_GIVEN) || { echo "make book: PART must be one of $(PARTS) (or unset for every part), got '$(PART)'"; exit 2; }
+	@$(if $(PART),$(if $(PART_OK),true,echo "make book: PART must be one of $(PARTS_LISTED) (or unset for every part), got '$(PART)'"; exit 2),true)
 	$(PY) scripts/train_book_runs.py $(if $(PART),--part paper_$(PART))
 	$(PY) scripts/run_notebooks.py $(FIGURE_NOTEBOOKS) --then $(REPORT)
 	$(PY) scripts/make_landing.py
@@ -73,7 +78,7 @@ test-quick: test-env
 # cross-part tests whose ids name the part (its notebooks, figures, parameters) and nbval over its notebooks.
 # The part's tests that read the book's runs train them on a miss.
 test-part:
-	@test -n "$(PART)" && $(PART_GIVEN) || { echo "make test-part: PART must be one of $(PARTS), got '$(PART)'"; exit 2; }
+	@$(if $(PART_OK),true,echo "make test-part: PART must be one of $(PARTS_LISTED), got '$(PART)'"; exit 2)
 	@case "$(LANE)" in ""|unit|train|notebook|book) ;; *) echo "make test-part: LANE must be unit, train, notebook or book (or unset for all), got '$(LANE)'"; exit 2;; esac
 	@$(MAKE) --no-print-directory test-env
 	$(PY) -m pytest tests -k paper_$(PART) $(if $(LANE),-m $(LANE)) $(TEST_ARGS); tests=$$?; \

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 from .config import ConfigError
@@ -104,3 +105,11 @@ def parts() -> list[str]:
     silently skipped (tests/test_layout.py fails on a ``paper_*`` package without one)."""
     lib = Path(__file__).parent
     return sorted(p.name for p in lib.glob("paper_*") if (p / "chapters" / "__init__.py").exists())
+
+
+def letter(part: str) -> str:
+    """A part's paper letter, as its claims, statements, pages and filters name it: ``paper_a`` -> ``A``; a part
+    named otherwise is an error (a part is ``paper_`` and one lower-case letter)."""
+    if not re.fullmatch(r"paper_[a-z]", part):
+        raise ValueError(f"part must be named paper_<one lower-case letter> (paper_a ... paper_z), got {part!r}")
+    return part[-1].upper()

@@ -3,14 +3,15 @@ seeds give them (``shared/seeds/``; ``shared/PAPERS.md`` where a row says so) in
 one row per distinct statement in the book's words, with the claims that test it or why none does
 (:mod:`grok_lib.coverage`, which renders them in the claims report). Drafted by reading the seeds against the claim
 registries on 2026-12-06; a claim added later is added to its row there (``tests/test_coverage.py`` fails until every
-claim of a paper tests one of its statements). Standard library only, like the chapters' declarations."""
+claim of a paper tests one of its statements). The module imports the standard library only; :func:`statements`
+imports every part's package."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from importlib import import_module
 
-from .paths import parts
+from .paths import letter, parts
 
 #: How the reason of a statement the book means to test, but does not yet, begins.
 OPEN = "open work"
@@ -36,5 +37,5 @@ def statements() -> dict[str, tuple[Statement, ...]]:
                 raise
             raise ModuleNotFoundError(f"grok_lib/{part}/statements.py is missing: each part lists its paper's "
                                       "statements there (DEVELOPING.md, 'How to add a paper')") from None
-        out[part.removeprefix("paper_").upper()] = module.STATEMENTS
+        out[letter(part)] = module.STATEMENTS
     return out

@@ -2,15 +2,15 @@
 registered claims or says why not, every claim of a paper tests one of its statements, and the report's table
 reads the verdicts from the records."""
 
-from grok_lib import chapters, claims, coverage
-from grok_lib.paths import parts
+from grok_lib import chapters, claims, coverage, landing, paths
 from grok_lib.seed_statements import statements
 
 STATEMENTS = statements()
 
 
-def test_every_part_lists_its_papers_statements():
-    assert list(STATEMENTS) == [p.removeprefix("paper_").upper() for p in parts()]
+def test_every_part_lists_its_papers_statements_under_its_caption_in_the_book():
+    assert list(STATEMENTS) == [paths.letter(p) for p in paths.parts()]
+    assert list(STATEMENTS) == list(landing.parts()), "each part's caption in _toc.yml reads 'Paper X: ...'"
 
 
 def test_every_statement_is_tested_or_says_why():

@@ -182,6 +182,21 @@ def test_a_paper_imports_of_an_earlier_paper_only_its_task_model_and_config(part
 
 
 @pytest.mark.parametrize("part", PARTS)
+def test_a_parts_claims_carry_its_letter(part):
+    """Claim.paper accepts any capital letter; here each claim names its own part's, in its id too (a claim copied
+    from another part would otherwise be counted under that paper on the landing page and in the report)."""
+    letter = paths.letter(part)
+    wrong = [cid for cid, c in chapters.claims_of(part).items() if c.paper != letter or not cid.startswith(f"{letter}.")]
+    assert not wrong, f"{part}: claims not of paper {letter}: {wrong}"
+
+
+def test_a_part_is_paper_and_one_letter():
+    assert [paths.letter(p) for p in PARTS] == [p[-1].upper() for p in PARTS]
+    with pytest.raises(ValueError, match="paper_<one lower-case letter>"):
+        paths.letter("paper_d2")
+
+
+@pytest.mark.parametrize("part", PARTS)
 def test_each_claim_is_declared_by_the_one_chapter_whose_notebook_grades_it(part):
     """A chapter lists the ids of the claims it grades (``Chapter.claims``): together they are the part's registry,
     each once, and each chapter's list is exactly what its notebook's committed records hold (every setting)."""

@@ -134,7 +134,7 @@ REFERENCE = re.compile(r"(?:Lemmas?|Theorems?|Thms?\.|Props?\.|Propositions?|Ass
                        r"Sections?|Secs?\.|§|[Ee]q\.|[Ee]qs\.|Equations?|Figures?|Figs?\.|Tables?|Appendix|arXiv:?)"
                        r"\s*~?\(?(?:[\d.]+\s*(?:,|and|–|-)\s*)*$")
 #: A sentence quoting a paper's own number names the paper ("Paper B reports 0.95", "the paper's 3.4").
-PAPERS_OWN = re.compile(r"\bPaper [ABC]\b|\bthe paper\b|\bthe papers\b|\bpaper's\b|\bpapers'\b", re.I)
+PAPERS_OWN = re.compile(r"\bPaper [A-Z]\b|\bthe paper\b|\bthe papers\b|\bpaper's\b|\bpapers'\b", re.I)
 GLUED = re.compile(r"\{glue(?::\w+)?\}`[^`]*`")
 
 

@@ -109,7 +109,7 @@ def _findings_first(app, docname, source) -> None:
         if _wide_figure(root, findings.main_figure(manifest, f"{docname}.ipynb")):
             block = block.replace("\n:class: findings\n", "\n:class: findings findings-wide\n", 1)
         source[0] = findings.into_notebook(source[0], block)
-    elif re.fullmatch(r"book/paper_[a-z]", docname):  # a part's page
+    elif re.fullmatch(r"book/paper_[a-z]", docname):  # a part's page (paths.letter's naming)
         part = docname[-1].upper()
         block = findings.part_box(part, records, _part_chapters(root, docname))
         source[0] = findings.after_title(source[0], block)

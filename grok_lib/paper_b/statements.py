@@ -1,6 +1,6 @@
-"""Every statement of Paper B ("Dichotomy of Early and Late Phase Implicit Biases") as the seeds give them (``shared/seeds/``; ``shared/PAPERS.md`` where
-a row says so), one row per distinct statement in the book's words, with the claims that test it or why none does
-(:mod:`grok_lib.seed_statements`; the claims report renders them)."""
+"""Every statement of Paper B ("Dichotomy of Early and Late Phase Implicit Biases") as the seeds give them
+(``shared/seeds/``; ``shared/PAPERS.md`` where a row says so), one row per distinct statement in the book's words,
+with the claims that test it or why none does (:mod:`grok_lib.seed_statements`; the claims report renders them)."""
 
 from __future__ import annotations
 
