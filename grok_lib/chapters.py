@@ -21,9 +21,9 @@ restated this is derived here:
 A part's ``chapters`` package gathers its chapter modules for the book (:func:`gathering`: ``MODULES``, ``CHAPTERS``,
 ``REGISTRY``, at their first use); a part with figures drawn from recorded sets also declares ``load_set(name)`` (the
 histories of one of its recorded sets, or of ``"default"``: its default runs that recorded figures compare with) and
-``recorded_profiles()`` (profile -> its configs), which their captions compare with. Reading Part A's declarations loads no matplotlib (its chapter
-modules name it with :func:`deferred`: the GPU check reads them on a machine without it); the chapter modules of
-Parts B and C import pyplot with the rest of the chapter.
+``recorded_profiles()`` (profile -> its configs), which their captions compare with. Reading Part A's declarations
+loads no matplotlib (its chapter modules name it with :func:`deferred`: the GPU check reads them on a machine without
+it); the chapter modules of Parts B and C import pyplot with the rest of the chapter.
 """
 
 from __future__ import annotations

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import functools
 import json
-import re
 from pathlib import Path
 
 import yaml
@@ -100,7 +99,7 @@ def _wide_figure(root: Path, figure: str | None) -> bool:
 
 def _findings_first(app, docname, source) -> None:
     """Put the findings box at the top of a chapter page (a notebook) or a part's overview page."""
-    from grok_lib import findings
+    from grok_lib import findings, paths
 
     root = Path(app.srcdir)
     records, manifest = _records_and_manifest()
@@ -109,9 +108,8 @@ def _findings_first(app, docname, source) -> None:
         if _wide_figure(root, findings.main_figure(manifest, f"{docname}.ipynb")):
             block = block.replace("\n:class: findings\n", "\n:class: findings findings-wide\n", 1)
         source[0] = findings.into_notebook(source[0], block)
-    elif re.fullmatch(r"book/paper_[a-z]", docname):  # a part's page (paths.letter's naming)
-        part = docname[-1].upper()
-        block = findings.part_box(part, records, _part_chapters(root, docname))
+    elif docname.removeprefix("book/") in paths.parts():  # a part's page
+        block = findings.part_box(paths.letter(docname.removeprefix("book/")), records, _part_chapters(root, docname))
         source[0] = findings.after_title(source[0], block)
 
 

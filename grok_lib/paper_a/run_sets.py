@@ -72,8 +72,13 @@ def describe(run: Run) -> str:
             f"train_frac={c0.train_frac}, epochs={c0.epochs}; weight decays {[c.weight_decay for c in run.configs]}")
 
 
+def paper_configs() -> dict:
+    """The first config of each recorded split at the paper's settings: split -> config."""
+    return {"unordered": recordings.paper_unordered()[0], "ordered": recordings.paper_ordered()[0]}
+
+
 def paper_settings_reading() -> dict[str, str]:
     """The settings of the recorded runs at the paper's scale: width, epochs and both splits' training fractions."""
-    unordered, ordered = recordings.paper_unordered()[0], recordings.paper_ordered()[0]
+    unordered, ordered = paper_configs().values()
     return dict(paper_width=f"{unordered.width}", paper_epochs=f"{unordered.epochs:,}",
                 unordered_frac=f"{unordered.train_frac:g}", ordered_frac=f"{ordered.train_frac:g}")

@@ -19,13 +19,13 @@ from ...grading import Bar, Choice, Claim, draw, grade, Regime, Result
 from ...history import History
 from ...notebook import Run
 from ...tables import typeset
-from .. import config, recordings
+from .. import config
 from ..claim_terms import FIT_EPS, ORDER_INVERSIONS, PAPER_AXIS_EPOCHS, PAPER_WIDTH
 from ..curve_numbers import FIG1_EPOCHS, fig1_key_numbers, PAPER_EPOCHS, prefixed, shown, tag
 from ..draws import inversions, members, paper_regime, sorted_sweeps, Sweeps
 from ..panels import PAPER_WINDOW, weight_decay_colors
 from ..robustness import by_weight_decay, differing, seed_of, seed_table, spread_table
-from ..run_sets import judged_seeds, mlp as run, paper_splits, PAPER_SPLITS, recorded, seed_sweeps
+from ..run_sets import judged_seeds, mlp as run, paper_configs, paper_splits, PAPER_SPLITS, recorded, seed_sweeps
 from ..run_sets import describe  # noqa: F401 (the line its notebook prints after the setup call)
 from ..task import make_split
 from ..words import reading
@@ -191,11 +191,6 @@ GROK_ACC_GRID = (0.9, 0.95, 0.99)
 def grok_grid(history: History) -> dict[float, float]:
     """The grokking epoch at every accuracy of :data:`GROK_ACC_GRID`."""
     return {acc: grokking_epoch(history, acc) for acc in GROK_ACC_GRID}
-
-
-def paper_configs() -> dict:
-    """The first config of each recorded split at the paper's settings: split -> config."""
-    return {"unordered": recordings.paper_unordered()[0], "ordered": recordings.paper_ordered()[0]}
 
 
 def rerun_example(ordered) -> str:

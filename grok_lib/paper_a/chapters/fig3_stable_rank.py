@@ -26,7 +26,7 @@ from ..curve_numbers import (clock_table_row, FIG1_EPOCHS, OTHER_MATRICES, PAPER
 from ..draws import inversions, members, paper_regime, regime, sorted_sweeps, Sweeps
 from ..panels import PAPER_WINDOW, weight_decay_colors
 from ..robustness import by_weight_decay, differing, seed_of, seed_table, seed_verdicts, spread_table
-from ..run_sets import default_runs, judged_seeds, mlp as run, paper_splits, PAPER_SPLITS, recorded, seed_sweeps
+from ..run_sets import default_runs, judged_seeds, mlp as run, paper_configs, paper_splits, PAPER_SPLITS, recorded, seed_sweeps
 from ..run_sets import describe  # noqa: F401 (the line its notebook prints after the setup call)
 from ..words import reading, seeds_phrase, words
 
@@ -380,7 +380,7 @@ def clocks_reading(run: Run) -> dict[str, str]:
         ratio_verdict=f"**{fig3_over_seeds['A.fig3.clock_ratio'].word}**",
         ratio_threshold=typeset(ratio_claim.threshold),
         e_final=f"{min(e_final):.1f}–{max(e_final):.1f}",
-        paper_epochs=f"{recordings.paper_unordered()[0].epochs:,}",
+        paper_epochs=f"{paper_configs()['unordered'].epochs:,}",
     )
 
 
@@ -476,7 +476,7 @@ def init_reading() -> dict[str, str]:
 
 def paper_width_reading() -> dict[str, str]:
     """The width of the recorded runs at the paper's settings."""
-    return dict(paper_width=f"{recordings.paper_unordered()[0].width}")
+    return dict(paper_width=f"{paper_configs()['unordered'].width}")
 
 
 def paper_split_tables(histories: Sequence[History]) -> list[list[dict]]:
