@@ -1,6 +1,7 @@
 """The GPU check: one command, run from the repository root on a bare CUDA machine.
 
     python3 benchmarks/gpu_check.py OUT_DIR                         # on the GPU, about 7 minutes at most
+    python3 benchmarks/gpu_check.py OUT_DIR --parts b --budget-min 9  # Part B's paper-scale runs only
     python3 benchmarks/gpu_check.py OUT_DIR --device cpu --smoke    # the rehearsal: tiny sizes, seconds
 
 It needs only the standard library, torch >= 2.11 and numpy, with the repository on the
@@ -23,10 +24,14 @@ off anywhere still leaves its numbers):
    one stacked sweep, eager and captured: wall time per sweep and the key numbers (T_cls,
    T_grok, T_rep, stable-rank peak and end) beside the CPU's recorded values. The first
    complete sweep is written to OUT_DIR/runs in the run store's format (compact: the
-   snapshots the figures read only);
-6. with time left: the default profile on the device against the committed CPU figure
+   snapshots the figures read only). With Part B in the check it has half the time left;
+6. Part B's modular addition at the paper's settings (p = 97, width 1024, lr 0.002, the alpha sweep and the
+   lambda grid, 10^6 GD steps a run; benchmarks/paper_b_runs.py), each run the store's trainer with its step
+   replayed as a CUDA graph; complete runs written to OUT_DIR/runs in the run store's format;
+7. with time left: the default profile on the device against the committed CPU figure
    numbers (the ``numbers`` of book/figure_files/paper_a/<figure>.json), within the regression tolerances.
 
+``--parts`` picks the papers: ``a`` (steps 2-5 and 7), ``b`` (step 6) or both (the default).
 A time budget (--budget-min, default 7) stops it cleanly: a sweep stops at a recorded step,
 a step that does not fit is skipped, and the report says what was skipped. Exit status: 0
 if every check that ran passed, 1 if one failed, 2 if the device is missing.
@@ -73,8 +78,11 @@ def ensure_tqdm() -> str:
         return f"tqdm {getattr(tqdm, '__version__', '?')}"
     except ImportError:
         class _Bar:
-            def __init__(self, *args, **kwargs):
-                pass
+            def __init__(self, iterable=None, *args, **kwargs):
+                self.iterable = iterable
+
+            def __iter__(self):  # tqdm(range(n)) in Part B's trainers
+                return iter(self.iterable)
 
             def update(self, *args, **kwargs):
                 pass
@@ -96,7 +104,7 @@ TQDM = ensure_tqdm()
 import numpy as np  # noqa: E402
 import torch  # noqa: E402
 
-from benchmarks import bench_sweep, cuda_graphs  # noqa: E402
+from benchmarks import bench_sweep, cuda_graphs, paper_b_runs  # noqa: E402
 from grok_lib import figure_numbers  # noqa: E402
 from grok_lib.history import History  # noqa: E402
 from grok_lib import chapters  # noqa: E402
@@ -690,7 +698,7 @@ def write_runs(report: Report, histories, configs, device: str, keep: str, mode:
                       gpu=torch.cuda.get_device_name() if device == "cuda" else platform.processor())
         store.save(key, h)
         keys.append(key)
-    report.put("5 paper sweep" if profile != "default" else "6 default profile against the CPU",
+    report.put("5 paper sweep" if profile != "default" else DEFAULT_STEP,
                "written to runs/", {"mode": mode, "keys": keys, "snapshots": keep})
 
 
@@ -756,9 +764,12 @@ def sweep_and_report(report: Report, step: str, configs, device: str, modes, rec
     return complete
 
 
-# --- 6. the default profile against the CPU ----------------------------------------------------------------------
+# --- 7. the default profile against the CPU ----------------------------------------------------------------------
+DEFAULT_STEP = "7 default profile against the CPU"
+
+
 def default_against_cpu(report: Report, device: str, mode: str, recorder: str, keep: str, estimate_s: float) -> None:
-    step = "6 default profile against the CPU"
+    step = DEFAULT_STEP
     if report.left() < 1.3 * estimate_s + 10:
         report.skip("default profile against the CPU",
                     f"needs about {estimate_s:.0f} s, {report.left():.0f} s left of the budget")
@@ -812,8 +823,11 @@ def render_markdown(data: dict) -> str:
         lines += ["## Failures", ""] + [f"- **{f['what']}**: {f['message']}" for f in data["failures"]] + [""]
     for name, section in data["steps"].items():
         lines += [f"## {name}", ""]
-        if name == "5 paper sweep" or name.startswith("6 "):
+        if name in ("5 paper sweep", DEFAULT_STEP):
             lines += render_sweep(section)
+            continue
+        if name == paper_b_runs.STEP:
+            lines += paper_b_runs.render(section, fmt)
             continue
         for key, value in section.items():
             if isinstance(value, dict):
@@ -874,21 +888,64 @@ def render_sweep(section: dict) -> list[str]:
 
 
 # --- main ----------------------------------------------------------------------------------------------------------
+PARTS = ("a", "b", "a,b")
+#: With both papers in the check, Part B keeps this share of the time left when Part A's paper sweep starts.
+PART_B_SHARE = 0.5
+
+
+def part_a(report: Report, device: str, smoke: bool, keep: str, section, reserve_share: float) -> tuple[dict, str]:
+    """Steps 2-5 (Part A's checks, benchmarks and paper sweep); step 5 leaves ``reserve_share`` of the time left.
+    Returns what step 7 estimates its time from: the benchmark's numbers and the recorder used."""
+    section("2 checks", checks, report, device, smoke)
+    bench = section("3 sweep benchmark", benchmark, report, device, smoke) or {}
+    recorder = section("4 recorded step", recording_cost, report, device, smoke) or "eager"
+    free(device)
+    step = "5 paper sweep"
+    configs = sweep("ci", epochs=1000) if smoke else sweep("paper")
+    report.put(step, "cpu recorded values", cpu_recorded_numbers())
+    section(step, sweep_and_report, report, step, configs, device, ["eager", "captured"], recorder, keep,
+            "ci" if smoke else "paper", reserve_share * report.left())
+    free(device)
+    return bench, recorder
+
+
+def default_step(report: Report, device: str, smoke: bool, keep: str, section, bench: dict, recorder: str) -> None:
+    """Step 7, with the time left: the default profile against the committed CPU numbers."""
+    if smoke:
+        report.skip("default profile against the CPU", "smoke run (the default profile takes minutes on a CPU)")
+        return
+    verified = [c for c in report.data["steps"].get("2 checks", {}).values()
+                if isinstance(c, dict) and "replayed_from_step" in c]
+    fast = "captured" if verified and all(c["bitwise"] for c in verified) else "eager"
+    per_step = bench.get("default", {}).get(f"{fast}_stacked_ms", 50.0) / 1e3
+    recorded = report.data["steps"].get("4 recorded step", {}).get(recorder, {}).get("ms", 50.0) / 1e3
+    default = profile_config("default")
+    estimate = (per_step * default.epochs  # the steps, then the recorded ones (measured at the paper's width)
+                + recorded * len(record_schedule(default.epochs, default.eval_every)))
+    section(DEFAULT_STEP, default_against_cpu, report, device, fast, recorder, keep, estimate)
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("out", type=Path, help="folder for report.md, report.json and runs/ (created)")
     ap.add_argument("--device", default="cuda", choices=("cuda", "cpu"))
     ap.add_argument("--smoke", action="store_true", help="tiny sizes (a rehearsal in seconds)")
     ap.add_argument("--budget-min", type=float, default=7.0, help="stop cleanly after this many minutes (default 7)")
+    ap.add_argument("--parts", default="a,b", choices=PARTS,
+                    help="the papers whose runs are checked: a (steps 2-5, 7), b (step 6) or a,b (default)")
     ap.add_argument("--snapshots", default="figures", choices=("figures", "none", "all"),
                     help="weight snapshots kept in runs/: those the figures read (default), none, all")
     args = ap.parse_args(argv)
+    if not args.budget_min > 0 or math.isinf(args.budget_min):
+        ap.error(f"--budget-min must be a positive number of minutes, got {args.budget_min!r}")
+    parts = set(args.parts.split(","))
     out = args.out.resolve()
     out.mkdir(parents=True, exist_ok=True)
     os.environ["GROK_STORE"] = str(out / "store")  # nothing here uses the store; never the repository's
     report = Report(out, args, 60 * args.budget_min)
     device, smoke = args.device, args.smoke
-    log(f"GPU check: device {device}{' (smoke)' if smoke else ''}, budget {args.budget_min:g} min, writing {out}")
+    log(f"GPU check: device {device}{' (smoke)' if smoke else ''}, parts {args.parts}, budget {args.budget_min:g} "
+        f"min, writing {out}")
 
     def section(name, fn, *a):
         log(f"[{report.elapsed():5.0f} s] {name}")
@@ -900,29 +957,13 @@ def main(argv=None) -> int:
         report.data["finished"] = "stopped: no CUDA device"
         report.write()
         return 2
-    section("2 checks", checks, report, device, smoke)
-    bench = section("3 sweep benchmark", benchmark, report, device, smoke) or {}
-    recorder = section("4 recorded step", recording_cost, report, device, smoke) or "eager"
-    free(device)
-    step = "5 paper sweep"
-    configs = sweep("ci", epochs=1000) if smoke else sweep("paper")
-    report.put(step, "cpu recorded values", cpu_recorded_numbers())
-    complete = section(step, sweep_and_report, report, step, configs, device, ["eager", "captured"], recorder,
-                       args.snapshots, "ci" if smoke else "paper", 0.0) or {}
-    if smoke:
-        report.skip("default profile against the CPU", "smoke run (the default profile takes minutes on a CPU)")
-    else:
-        verified = [c for c in report.data["steps"].get("2 checks", {}).values()
-                    if isinstance(c, dict) and "replayed_from_step" in c]
-        fast = "captured" if verified and all(c["bitwise"] for c in verified) else "eager"
-        per_step = bench.get("default", {}).get(f"{fast}_stacked_ms", 50.0) / 1e3
-        recorded = report.data["steps"].get("4 recorded step", {}).get(recorder, {}).get("ms", 50.0) / 1e3
-        default = profile_config("default")
-        estimate = (per_step * default.epochs  # the steps, then the recorded ones (measured at the paper's width)
-                    + recorded * len(record_schedule(default.epochs, default.eval_every)))
-        section("6 default profile against the CPU", default_against_cpu, report, device, fast, recorder,
-                args.snapshots, estimate)
-    del complete
+    if "a" in parts:
+        bench, recorder = part_a(report, device, smoke, args.snapshots, section, PART_B_SHARE if "b" in parts else 0.0)
+    if "b" in parts:
+        section(paper_b_runs.STEP, paper_b_runs.modadd_paper, report, device, smoke)
+        free(device)
+    if "a" in parts:
+        default_step(report, device, smoke, args.snapshots, section, bench, recorder)
     report.data["finished"] = f"{'with failures' if report.data['failures'] else 'all checks that ran passed'}"
     report.write()
     log(f"[{report.elapsed():5.0f} s] done: {out / 'report.md'}")

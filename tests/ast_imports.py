@@ -6,11 +6,22 @@ import ast
 from pathlib import Path
 
 
-def imports_of(path: Path, package: str) -> set[str]:
+def _nodes(tree: ast.AST, in_functions: bool):
+    """Every node of ``tree``; without ``in_functions`` none inside a function's body (what importing the module runs)."""
+    todo = [tree]
+    while todo:
+        node = todo.pop()
+        yield node
+        if in_functions or not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            todo.extend(ast.iter_child_nodes(node))
+
+
+def imports_of(path: Path, package: str, in_functions: bool = True) -> set[str]:
     """Absolute names of every module ``path`` imports, wherever in the file (at the top or inside a
-    function); relative imports are resolved against ``package``, the package ``path`` belongs to."""
+    function; with ``in_functions`` False only those importing the module runs); relative imports are resolved
+    against ``package``, the package ``path`` belongs to."""
     names = set()
-    for node in ast.walk(ast.parse(Path(path).read_text())):
+    for node in _nodes(ast.parse(Path(path).read_text()), in_functions):
         if isinstance(node, ast.Import):
             names |= {a.name for a in node.names}
         elif isinstance(node, ast.ImportFrom):

@@ -87,3 +87,47 @@ def test_make_test_quick_prints_the_comparison_tier():
 
 def test_the_readme_has_a_use_the_library_section_of_its_own():
     assert re.search(r"^## Use the library", README, re.M)
+
+
+def prose_files() -> dict[str, str]:
+    """Every text a reader or a developer reads: the notebooks' markdown cells, the book's pages and the READMEs."""
+    import json
+
+    texts = {str(p): p.read_text() for p in (*ROOT.glob("book/*.md"), ROOT / "README.md", ROOT / "DEVELOPING.md",
+                                              ROOT / "benchmarks" / "README.md")}
+    for p in sorted(ROOT.glob("notebooks/**/*.ipynb")):
+        cells = json.loads(p.read_text())["cells"]
+        texts[str(p)] = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+    return texts
+
+
+def test_every_source_file_the_prose_names_exists():
+    """A module moved or split (as the role modules were, into one module per chapter) leaves no page pointing at it."""
+    named = {(path, m.group(0)) for path, text in prose_files().items()
+             for m in re.finditer(r"\b(?:grok_lib|benchmarks|scripts|tests)/[A-Za-z0-9_/]+\.py\b", text)}
+    missing = sorted(f"{where}: {name}" for where, name in named if not (ROOT / name).is_file())
+    assert len(named) > 50 and not missing, missing
+
+
+def test_every_dotted_name_the_prose_gives_resolves():
+    """`grok_lib.paper_b.run_sets.modadd_configs` and the like: a module, or an attribute of one, that exists."""
+    import importlib
+
+    def resolves(name: str) -> bool:
+        parts = name.split(".")
+        for i in range(len(parts), 0, -1):
+            try:
+                obj = importlib.import_module(".".join(parts[:i]))
+            except ImportError:
+                continue
+            for attr in parts[i:]:
+                if not hasattr(obj, attr):
+                    return False
+                obj = getattr(obj, attr)
+            return True
+        return False
+
+    named = {(path, m.group(0)) for path, text in prose_files().items()
+             for m in re.finditer(r"\bgrok_lib(?:\.[A-Za-z_][A-Za-z0-9_]*)+", text)}
+    missing = sorted(f"{where}: {name}" for where, name in named if not resolves(name))
+    assert len(named) > 20 and not missing, missing

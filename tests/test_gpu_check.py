@@ -2,7 +2,8 @@
 
 - ``benchmarks/gpu_check.py`` and every module of the repository it imports (transitively,
   packages' ``__init__`` included) import nothing but the standard library, torch and numpy
-  (and tqdm, which the script replaces by a stand-in where it is missing);
+  (and tqdm, which the script replaces by a stand-in where it is missing), scipy aside: Part B's
+  modules import it inside the functions that fit margins and sharpness, which the check never calls;
 - the script's rehearsal (``--device cpu --smoke``) runs in a fresh interpreter where the
   project is *not* installed (no site-packages ``.pth`` files: the editable install is not
   seen), the repository only on ``PYTHONPATH``, and tqdm, yaml, matplotlib, scipy, pytest,
@@ -10,9 +11,13 @@
 - ``benchmarks/cuda_graphs.py`` without capture (the path that can be tested
   here) gives bitwise the histories of :func:`grok_lib.paper_a.train.train_sweep` on the
   CPU, with either recorder, resumed or not. The capture itself needs CUDA: the last test
-  runs only where there is one (and ``gpu_check.py`` measures it).
+  runs only where there is one (and ``gpu_check.py`` measures it);
+- Part B's step (``benchmarks/paper_b_runs.py``) writes the modular-addition chapter's runs under the keys the
+  notebook computes, bitwise the store's trainer's, and a run the budget cannot finish is not written.
 """
 
+import argparse
+import contextlib
 import dataclasses
 import json
 import os
@@ -27,7 +32,7 @@ from ast_imports import imports_of
 import torch
 
 from grok_lib.config import ConfigError
-from benchmarks import cuda_graphs, gpu_check
+from benchmarks import cuda_graphs, gpu_check, paper_b_runs
 from grok_lib.paper_a.config import profile_config, weight_decay_sweep
 from benchmarks.cuda_graphs import CapturedStep, adamw_scalars, frozen_from, train_sweep_captured
 from grok_lib.paper_a.train import StackRun, TrainState, train_sweep
@@ -41,6 +46,9 @@ pytestmark = pytest.mark.usefixtures("one_thread")
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "benchmarks" / "gpu_check.py"
 ALLOWED = {"torch", "numpy", "tqdm"}  # tqdm: gpu_check.ensure_tqdm stands in for it where it is missing
+#: Imported only inside functions the check never calls (Part B's margin, sharpness and line fits); the rehearsal
+#: blocks it, so a call would fail the smoke run.
+IN_UNCALLED_FUNCTIONS = {"scipy"}
 BLOCKED = ("tqdm", "yaml", "matplotlib", "scipy", "pandas", "pytest", "papermill", "nbformat", "nbclient",
            "IPython", "jupyter_client", "dask")
 
@@ -59,12 +67,13 @@ def repo_file(module: str):
     return None
 
 
-def transitive_imports(start: Path) -> tuple[set[str], set[str]]:
-    """(repository modules reached, top-level names of everything else imported) from ``start``."""
+def transitive_imports(start: Path, in_functions: bool = True) -> tuple[set[str], set[str]]:
+    """(repository modules reached, top-level names of everything else imported) from ``start`` (without
+    ``in_functions``: only the imports that importing a module runs)."""
     seen, outside, todo = set(), set(), [(start, "benchmarks")]
     while todo:
         path, package = todo.pop()
-        for name in imports_of(path, package):
+        for name in imports_of(path, package, in_functions):
             top = name.split(".")[0]
             if top not in ("grok_lib", "benchmarks"):
                 outside.add(top)
@@ -81,17 +90,19 @@ def transitive_imports(start: Path) -> tuple[set[str], set[str]]:
 
 def test_the_gpu_check_imports_only_the_standard_library_torch_and_numpy():
     reached, outside = transitive_imports(SCRIPT)
-    assert {"grok_lib.paper_a.train", "benchmarks.cuda_graphs", "grok_lib.store",
-            "benchmarks.bench_sweep", "grok_lib.paper_a.dln.train"} <= reached  # the walk does go deep
-    foreign = sorted(outside - set(sys.stdlib_module_names) - ALLOWED - {"__future__"})
+    assert {"grok_lib.paper_a.train", "benchmarks.cuda_graphs", "grok_lib.store", "benchmarks.paper_b_runs",
+            "benchmarks.bench_sweep", "grok_lib.paper_a.dln.train", "grok_lib.paper_b.relu_net"} <= reached  # deep
+    foreign = sorted(outside - set(sys.stdlib_module_names) - ALLOWED - IN_UNCALLED_FUNCTIONS - {"__future__"})
     assert not foreign, f"gpu_check.py needs {foreign}, which a bare GPU machine may not have"
+    _, on_import = transitive_imports(SCRIPT, in_functions=False)
+    assert not on_import & IN_UNCALLED_FUNCTIONS, "importing the check's modules imports scipy"
 
 
 def test_reading_the_chapter_declarations_imports_nothing_beyond_torch_and_numpy():
-    """Step 6 reads the figure declarations (each chapter module's CHAPTER, reached through import_module, which the
+    """Step 7 reads the figure declarations (each chapter module's CHAPTER, reached through import_module, which the
     import walk above does not follow); they name matplotlib and the style with chapters.deferred, imported only when a
     figure is drawn.
-    So check it in a process: reading Part A's declarations, as step 6 does, adds no module outside the standard
+    So check it in a process: reading Part A's declarations, as step 7 does, adds no module outside the standard
     library and grok_lib to what importing grok_lib, numpy and torch loads."""
     code = ("import sys, grok_lib, numpy, torch; before = {m.split('.')[0] for m in sys.modules}; "
             "from grok_lib import chapters; assert chapters.figures('paper_a'); "
@@ -106,6 +117,8 @@ def test_the_import_walk_sees_a_third_party_import(tmp_path):
     probe.write_text("import os\nfrom grok_lib import clocks\ndef f():\n    import yaml\n")
     reached, outside = transitive_imports(probe)
     assert "grok_lib.clocks" in reached and "yaml" in outside and "numpy" in outside
+    _, on_import = transitive_imports(probe, in_functions=False)
+    assert "numpy" in on_import and "yaml" not in on_import  # grok_lib.clocks imports numpy at its top
 
 
 # --- the rehearsal, not installed ----------------------------------------------------------------------------
@@ -169,7 +182,8 @@ def test_the_smoke_run_passes_without_the_package_installed(smoke):
     report = json.loads((out / "report.json").read_text())
     assert report["failures"] == [], report["failures"]
     assert report["finished"] == "all checks that ran passed"
-    assert list(report["steps"]) == ["1 device", "2 checks", "3 sweep benchmark", "4 recorded step", "5 paper sweep"]
+    assert list(report["steps"]) == ["1 device", "2 checks", "3 sweep benchmark", "4 recorded step", "5 paper sweep",
+                                     paper_b_runs.STEP]
     assert report["steps"]["1 device"]["tqdm"].startswith("missing")
     checks = report["steps"]["2 checks"]
     assert all(v["ok"] for v in checks.values()), checks
@@ -196,6 +210,167 @@ def test_the_smoke_run_writes_histories_the_run_store_can_load(smoke):
         assert h.meta["recorded_by"] == "benchmarks/gpu_check.py" and h.meta["mode"] == "eager"
         assert h.snapshot_steps.tolist() == [0, 500, 1000]  # the snapshots the figures read
         assert {"train_loss", "test_loss", "srank_E", "update_E"} <= set(h.metrics)
+
+
+# --- Part B's step: the notebook's runs, the store's numbers ----------------------------------------------------------
+def modadd_chapter_runs(profile: str) -> list:
+    """The modular-addition notebook's figure runs at ``profile``, each once (what its setup call plans)."""
+    from grok_lib.paper_b.chapters import modular_addition
+
+    groups = modular_addition.CHAPTER.runs(profile)
+    return list(dict.fromkeys(groups["alpha"] + groups["weight_decay"]))
+
+
+def test_the_smoke_run_writes_part_b_runs_the_notebook_reads_bitwise_the_stores(smoke):
+    """Every figure run the notebook plans at the ci profile is in runs/ under the key it computes (so the notebook
+    reads it instead of training), and is bitwise what the run store's trainer computes."""
+    from grok_lib.paper_b import relu_net
+
+    out, _, _ = smoke
+    step = json.loads((out / "report.json").read_text())["steps"][paper_b_runs.STEP]
+    configs = modadd_chapter_runs("ci")
+    assert step["written to runs/"]["keys"] == [run_key(c, "cpu") for c in configs]
+    assert step[paper_b_runs.REPLAY_CHECK]["bitwise"]
+    store = RunStore(out / "runs")
+    for c in configs:
+        written, own = store.load(run_key(c, "cpu")), relu_net.train(c, progress=False)
+        assert written.meta["recorded_by"] == "benchmarks/gpu_check.py" and written.meta["stepper"] == "eager"
+        assert written.steps.tolist() == own.steps.tolist() and set(written.metrics) == set(own.metrics)
+        for k in own.metrics:
+            np.testing.assert_array_equal(written[k], own[k], err_msg=k)
+        assert step[f"run {paper_b_runs.tag(c)}"]["complete"]
+
+
+def test_the_gpu_checks_part_b_plan_is_the_notebooks_at_the_papers_settings(monkeypatch):
+    from grok_lib.plans import plan
+
+    planned = paper_b_runs.planned("paper", "cuda")
+    notebook = modadd_chapter_runs("paper")
+    assert [dataclasses.replace(c, device="auto") for c in planned] == notebook
+    assert {(c.p, c.width, c.lr, c.train_frac, c.steps) for c in planned} == {(97, 1024, 0.002, 0.4, 1_000_000)}
+    assert sorted({c.alpha for c in planned}) == [1.0, 10.0, 100.0]
+    assert sorted({c.weight_decay for c in planned}) == [1e-4, 3e-4, 1e-3, 3e-3]
+    assert len(planned) == 6  # the run both sweeps share, once
+    # on a CUDA machine the notebook plans its "auto" configs under the keys the check writes
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    assert [plan(c).key for c in notebook] == [run_key(c, "cuda") for c in planned]
+
+
+def test_a_part_b_run_the_budget_cannot_finish_stops_and_is_not_written(tmp_path):
+    config = paper_b_runs.planned("ci", "cpu")[0]
+    h, how = paper_b_runs.train_one(config, "cpu", deadline=0.0)  # long past: stops at the first recorded step
+    assert not how["complete"] and h.meta["stopped_at"] == how["steps_done"] == 0
+    assert h.steps.tolist() == [0] and len(h["test_acc"]) == 1
+    report = gpu_check.Report(tmp_path, argparse.Namespace(device="cpu", smoke=True), budget_s=0.0)
+    paper_b_runs.modadd_paper(report, "cpu", smoke=True)
+    assert report.data["steps"][paper_b_runs.STEP]["written to runs/"]["keys"] == []
+    assert len([s for s in report.data["skipped"] if s["what"].startswith("Part B run")]) == 3
+    assert not (tmp_path / "runs").exists() or not any((tmp_path / "runs").glob("*.npz"))
+
+
+def test_a_run_stopped_midway_is_the_first_steps_of_the_whole_run():
+    from grok_lib.paper_b import relu_net
+
+    config = paper_b_runs.planned("ci", "cpu")[0]
+    whole = relu_net.train(config, progress=False)
+    part = relu_net.train(config, progress=False, stop=lambda step: step >= 50)
+    n = len(part.steps)
+    assert part.meta["stopped_at"] == part.steps[-1] >= 50 and whole.steps.tolist()[:n] == part.steps.tolist()
+    for k in whole.metrics:
+        np.testing.assert_array_equal(part[k], whole[k][:n], err_msg=k)
+
+
+class FakeCuda:
+    """Stand-ins for the torch.cuda calls :class:`paper_b_runs.CapturedGD` makes, counting what a GPU would run: a
+    capture runs no step (``capturing`` tells the counted gd_step so), a replay runs the captured one."""
+
+    class Stream:
+        def wait_stream(self, other):
+            pass
+
+    def __init__(self, capture_fails: bool = False):
+        self.capturing, self.fails = False, capture_fails
+        self.default = self.stream = self.Stream()  # the stream the caller is on
+        self.ran = []  # "eager" or "replay", one per step taken
+
+    def patch(self, monkeypatch):
+        from grok_lib.paper_b import relu_net
+
+        fake = self
+
+        class Graph:
+            def replay(self):
+                fake.ran.append("replay")
+
+        @contextlib.contextmanager
+        def graph(g):
+            before, fake.capturing, fake.stream = fake.stream, True, self.Stream()
+            try:
+                yield
+                if fake.fails:
+                    raise RuntimeError("operation not permitted when stream is capturing")
+            finally:
+                fake.capturing = False  # torch leaves the capture stream set when capture_end raises
+            fake.stream = before
+
+        def gd_step(*args):
+            if not fake.capturing:
+                fake.ran.append("eager")
+
+        monkeypatch.setattr(relu_net, "gd_step", gd_step)
+        for name, value in {"CUDAGraph": Graph, "graph": graph, "Stream": self.Stream, "synchronize": lambda: None,
+                            "stream": lambda s: contextlib.nullcontext(), "current_stream": lambda: fake.stream,
+                            "set_stream": lambda s: setattr(fake, "stream", s)}.items():
+            monkeypatch.setattr(torch.cuda, name, value, raising=False)
+        return self
+
+
+@pytest.mark.parametrize("fails", [False, True])
+def test_the_captured_step_takes_every_step_once_and_falls_back_to_eager(monkeypatch, fails):
+    fake = FakeCuda(capture_fails=fails).patch(monkeypatch)
+    step = paper_b_runs.CapturedGD({}, None, 0.1, 0.0, capture=True)
+    for _ in range(10):
+        step()
+    warm = ["eager"] * paper_b_runs.CapturedGD.WARMUP
+    if fails:
+        assert fake.ran == ["eager"] * 10 and step.graph is None and "not permitted" in step.error
+        assert fake.stream is fake.default  # the caller's stream is put back
+    else:
+        assert fake.ran == warm + ["replay"] * (10 - len(warm)) and step.error is None
+
+
+def test_part_b_skips_a_run_it_cannot_finish_and_goes_on_after_a_failure(tmp_path, monkeypatch):
+    """After a complete run, a run whose estimate at that pace is over the time left is skipped; a run that raises is
+    reported and the next tried; only complete runs are written."""
+    report = gpu_check.Report(tmp_path, argparse.Namespace(device="cpu", smoke=True), budget_s=600.0)
+    configs = paper_b_runs.planned("ci", "cpu")
+    real = paper_b_runs.train_one
+    calls = []
+
+    def train_one(config, device, deadline, capture=True):
+        if config not in configs:  # the replay check's short run
+            return real(config, device, deadline, capture)
+        calls.append(config)
+        if len(calls) == 1:
+            raise FloatingPointError("modadd diverged at step 7")
+        h, how = real(config, device, deadline, capture)
+        return h, how | {"wall_s": 1e3}  # as if it took 1,000 s: the next run cannot fit in the 600 s
+
+    monkeypatch.setattr(paper_b_runs, "train_one", train_one)
+    paper_b_runs.modadd_paper(report, "cpu", smoke=True)
+    step = report.data["steps"][paper_b_runs.STEP]
+    assert calls == configs[:2]
+    assert [f["what"] for f in report.data["failures"]] == [f"Part B run {paper_b_runs.tag(configs[0])}"]
+    assert step[paper_b_runs.WRITTEN]["keys"] == [run_key(configs[1], "cpu")]
+    skipped = [s for s in report.data["skipped"] if s["what"].startswith("Part B run")]
+    assert len(skipped) == 1 and "needs about 1105 s at the last run's pace" in skipped[0]["why"]
+    # a second check in the same folder (the next lease, the first one's runs copied in) keeps the written run
+    calls.clear()
+    again = gpu_check.Report(tmp_path, argparse.Namespace(device="cpu", smoke=True), budget_s=600.0)
+    paper_b_runs.modadd_paper(again, "cpu", smoke=True)
+    assert calls == [configs[0], configs[2]]  # not configs[1]
+    assert again.data["steps"][paper_b_runs.STEP][f"run {paper_b_runs.tag(configs[1])}"].startswith("already in runs/")
+    assert "already in runs/" in (tmp_path / "report.md").read_text()
 
 
 # --- the captured trainer, uncaptured: bitwise train_sweep on the CPU -------------------------------------------
@@ -298,8 +473,20 @@ def test_on_a_gpu_the_replayed_steps_train_as_the_eager_ones():
 
 
 def test_the_cpu_comparison_covers_every_figure_of_the_default_sweep():
-    """Step 6 compares the GPU sweep with the committed CPU numbers of each figure of the default weight-decay sweep."""
+    """Step 7 compares the GPU sweep with the committed CPU numbers of each figure of the default weight-decay sweep."""
     names = gpu_check.default_sweep_numbers()
     assert "paper_a/fig1_loss_curves" in names and "paper_a/dln_fast_clock" not in names
     assert "paper_a/fig1_paper_settings" not in names
     assert all(gpu_check.figure_numbers.committed(n) for n in names)
+
+
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="CUDA graphs need a CUDA device")
+def test_on_a_gpu_the_replayed_gd_steps_train_as_the_eager_ones():
+    from grok_lib.paper_b import relu_net
+
+    config = dataclasses.replace(paper_b_runs.planned("ci", "cuda")[0], steps=300)
+    eager = relu_net.train(config, progress=False)
+    captured, how = paper_b_runs.train_one(config, "cuda", deadline=float("inf"))
+    assert how["captured"], how["capture_error"]
+    for k in eager.metrics:  # bitwise is the aim; gpu_check.py reports which
+        np.testing.assert_allclose(captured[k], eager[k], rtol=1e-5, err_msg=k)

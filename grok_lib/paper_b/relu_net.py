@@ -10,12 +10,16 @@ model is 2-homogeneous in (W1, b1, W2), so the theory's clock is ln(alpha) / lam
 torch, float32 parameters; the reported losses are float64. W1 x is computed as two row
 gathers of W1^T (x is two one-hots), the same numbers as the dense product with far less
 work. Deterministic on the CPU: the seeds are in the config and torch uses one code path.
+
+One trainer: :func:`train` takes each step with :func:`gd_step`, or with the callable a ``stepper`` makes from
+the run's tensors (the GPU check's CUDA-graph replay of :func:`gd_step`, ``benchmarks/paper_b_runs.py``).
 """
 
 from __future__ import annotations
 
 import math
 import time
+from typing import Callable, Optional
 
 import numpy as np
 import torch
@@ -64,20 +68,46 @@ def dense_logits(params: dict[str, torch.Tensor], a: torch.Tensor, b: torch.Tens
     return torch.relu(x @ params["W1"].T + params["b1"]) @ params["W2"].T
 
 
-def train(config: ModAddConfig, progress: bool = True) -> History:
+def gd_step(params: dict[str, torch.Tensor], rows: torch.Tensor, lr: float, lam: float) -> None:
+    """One full-batch GD step on the cross-entropy of ``rows`` (a, b, label) plus (lam / 2)||theta||^2, in place
+    (torch SGD with weight_decay, no momentum)."""
+    loss = torch.nn.functional.cross_entropy(logits(params, rows[:, 0], rows[:, 1]), rows[:, 2])
+    grads = torch.autograd.grad(loss, list(params.values()))
+    with torch.no_grad():
+        for w, g in zip(params.values(), grads):
+            w.sub_(lr * (g + lam * w))
+
+
+#: Makes the callable that takes one step: (params, training rows, lr, lambda) -> step(). It must take
+#: :func:`gd_step`'s step, in place on ``params``.
+Stepper = Callable[[dict, torch.Tensor, float, float], Callable[[], None]]
+
+
+def eager_stepper(params: dict[str, torch.Tensor], rows: torch.Tensor, lr: float, lam: float) -> Callable[[], None]:
+    """:func:`gd_step` as it is (the store's runs)."""
+    return lambda: gd_step(params, rows, lr, lam)
+
+
+def train(config: ModAddConfig, progress: bool = True, *, stepper: Stepper = eager_stepper,
+          stop: Optional[Callable[[int], bool]] = None) -> History:
     """Train the two-layer net full batch; a History of ``config.steps`` steps.
 
     Metrics: ``t`` (steps x lr), ``train_loss``, ``test_loss`` (float64 cross-entropy),
     ``train_acc``, ``test_acc``, ``norm`` (||theta||), ``norm_W1``, ``norm_b1``, ``norm_W2``.
+
+    ``stepper`` makes the step (see :data:`Stepper`). ``stop(step)`` is asked at every recorded step but the last:
+    when it says yes the run ends there, the history holds the steps recorded so far and ``meta["stopped_at"]`` that
+    step (a stopped run is not its config's result: the GPU check reports it and stores only complete runs).
     """
     t0 = time.perf_counter()
     device = resolve_device(config.device)
     train_rows, test_rows = (torch.from_numpy(r).to(device) for r in make_split(config))
     params = init_params(config, device)
     lam, lr = config.weight_decay, config.lr
+    take_step = stepper(params, train_rows, lr, lam)
     schedule = record_steps(config.steps, config.n_log)
     rows: dict[str, list[float]] = {}
-    next_record = 0
+    next_record, stopped_at = 0, None
     label = f"modadd alpha={config.alpha:g} wd={lam:g}"
     for step in tqdm(range(config.steps + 1), desc=label, disable=not progress, mininterval=10, ascii=True):
         if step == schedule[next_record]:
@@ -88,16 +118,18 @@ def train(config: ModAddConfig, progress: bool = True) -> History:
             for k, val in row.items():
                 rows.setdefault(k, []).append(val)
             next_record = min(next_record + 1, len(schedule) - 1)
+            if stop is not None and step < config.steps and stop(step):
+                stopped_at = step
+                break
         if step == config.steps:
             break
-        loss = torch.nn.functional.cross_entropy(logits(params, train_rows[:, 0], train_rows[:, 1]), train_rows[:, 2])
-        grads = torch.autograd.grad(loss, list(params.values()))
-        with torch.no_grad():
-            for w, g in zip(params.values(), grads):
-                w.sub_(lr * (g + lam * w))  # torch SGD with weight_decay, no momentum
+        take_step()
     meta = {"device": device, "seconds": round(time.perf_counter() - t0, 3),
             "n_train": int(len(train_rows)), "n_test": int(len(test_rows))}
-    return History(steps=schedule, metrics={k: np.asarray(val, dtype=np.float64) for k, val in rows.items()},
+    if stopped_at is not None:
+        meta["stopped_at"] = stopped_at
+    recorded = schedule[:len(rows["t"])]
+    return History(steps=recorded, metrics={k: np.asarray(val, dtype=np.float64) for k, val in rows.items()},
                    config=config.to_dict(), meta=meta)
 
 

@@ -1,5 +1,7 @@
-"""The runs more than one Part B chapter plans: a sweep along one axis in the order of its values, one run set from the
-theory's clock, the sparse chapter's groups (the kernel-vs-rich chapter plans them too), and the recorded sets' reader.
+"""The runs more than one Part B chapter (or a chapter and the GPU check) plans: a sweep along one axis in the order of
+its values, one run set from the theory's clock, the sparse chapter's groups (the kernel-vs-rich chapter plans them
+too), the modular-addition chapter's groups (the GPU check trains the paper profile's, ``benchmarks/paper_b_runs.py``),
+and the recorded sets' reader.
 
 The chapters with sweeps plan their runs as named groups (:data:`grok_lib.chapters.Runs`), which the notebook reads
 as ``run.groups`` and a figure's numbers receive in the same shape: ``"alpha"`` (the alpha sweep, at the profile's
@@ -26,6 +28,15 @@ def sparse_configs(profile, alphas=None, weight_decays=None, horizon=None, **ove
     profile's alpha)."""
     return {"alpha": sweep("sparse", profile, "alpha", alphas, horizon, **overrides),
             "weight_decay": sweep("sparse", profile, "weight_decay", weight_decays, horizon, **overrides)}
+
+
+def modadd_configs(profile, alphas=None, weight_decays=None, seeds=None, **overrides) -> dict[str, list]:
+    """The modular-addition chapter's runs: the groups ``alpha`` and ``weight_decay``, each holding every seed's sweep
+    (seeds outermost; split and init move together)."""
+    per_seed = [{axis: sweep("modadd", profile, axis, values, data_seed=s, init_seed=s, **overrides)
+                 for axis, values in (("alpha", alphas), ("weight_decay", weight_decays))}
+                for s in config.seeds_of("modadd", profile, seeds)]  # seeds_of checks the list as "seeds"
+    return {axis: [c for sweeps in per_seed for c in sweeps[axis]] for axis in ("alpha", "weight_decay")}
 
 
 def single_config(experiment: str, profile, alpha=None, horizon=None, **overrides):

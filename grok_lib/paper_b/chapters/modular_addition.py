@@ -25,7 +25,7 @@ from ..curve_numbers import at_steps, fit_attr, rounded, run_tag, seeds_table
 from ..draws import crossing_t, inversions, lambda_t_spread
 from ..measure import crossing_step
 from ..panels import slope_fit, sweeps_figure
-from ..run_sets import sweep
+from ..run_sets import modadd_configs
 from ..selection import Groups, seeds, unique
 from ..words import order_phrase, regime_reading, shown, verdict_reading
 
@@ -70,15 +70,6 @@ CLAIMS = registry([
         SAME_LAMBDA_T, choices=(MODADD_LEVEL,), bars=moved(SAME_LAMBDA_T), fmt=".3f",
         why="as B.thm.inverse_lambda_slope: at fixed α, '∝ 1/λ' says λt is the same for every λ"),
 ])
-
-
-def modadd_configs(profile, alphas=None, weight_decays=None, seeds=None, **overrides) -> dict[str, list]:
-    """The groups ``alpha`` and ``weight_decay``, each holding every seed's sweep (seeds outermost; split and init
-    move together)."""
-    per_seed = [{axis: sweep("modadd", profile, axis, values, data_seed=s, init_seed=s, **overrides)
-                 for axis, values in (("alpha", alphas), ("weight_decay", weight_decays))}
-                for s in config.seeds_of("modadd", profile, seeds)]  # seeds_of checks the list as "seeds"
-    return {axis: [c for sweeps in per_seed for c in sweeps[axis]] for axis in ("alpha", "weight_decay")}
 
 
 def run(profile: str = "default", alphas=None, weight_decays=None, seeds=None, p=None, train_frac=None, width=None,

@@ -1,0 +1,276 @@
+"""Part B at the paper's own settings on a GPU: the GPU check's step 6 (``benchmarks/gpu_check.py``).
+
+Paper B's modular addition (Sec. 2) as the modular-addition chapter plans it at the ``paper`` profile
+(:func:`grok_lib.paper_b.run_sets.modadd_configs`): p = 97, 40% of the pairs, width 1024, full-batch GD at lr 0.002,
+the α sweep 1, 10, 100 at λ = 1e-4 and the λ grid 1e-4, 3e-4, 1e-3, 3e-3 at α = 1, data and init seed 0, 10^6 steps
+each (the paper does not state its runs' length): six runs, the one both sweeps share trained once.
+
+Each run is the run store's own trainer (:func:`grok_lib.paper_b.relu_net.train`) with its step replayed as a CUDA
+graph (:class:`CapturedGD`: the same :func:`~grok_lib.paper_b.relu_net.gd_step`, captured once; where capture fails,
+the error is reported and the run goes on eagerly). A complete run is written to ``OUT/runs`` in the run store's
+format under the key the notebook computes for it on that machine (profile ``paper``, device ``cuda``): copied into
+a store folder (``GROK_STORE``), the modular-addition notebook run there with ``-p profile paper`` reads these runs
+instead of training them. A run the time budget cannot finish stops at a recorded step and is reported with its
+numbers so far, never written; once a run has finished, a run whose estimate (that run's time per step) exceeds the
+time left is skipped with the reason.
+
+Why not stacked, as Part A's sweep is: the members would share no work (each has its own hidden layer), so a stack
+only saves launches, and a captured step launches nothing from Python. The rehearsal (``--device cpu --smoke``)
+trains the ``ci`` profile's plan uncaptured; ``tests/test_gpu_check.py`` holds its runs bitwise to the store's.
+
+Paper B's other paper-scale computation, the sparse α sweep at d = 10^5 (:mod:`grok_lib.paper_b.diagonal_sweep`), is
+numpy on the CPU and not in this check: ``benchmarks/README.md`` says why.
+"""
+
+from __future__ import annotations
+
+import math
+import platform
+import time
+import traceback
+from dataclasses import replace
+from typing import Callable, Optional
+
+import numpy as np
+import torch
+
+from grok_lib.history import History
+from grok_lib.paper_b import relu_net
+from grok_lib.paper_b.run_sets import modadd_configs
+from grok_lib.plans import run_key
+from grok_lib.store import RunStore
+
+#: The report's section.
+STEP = "6 Part B at the paper's settings"
+#: The test-accuracy levels the modular-addition chapter reads its transition at (its onset and end).
+LEVELS = (0.6, 0.9)
+#: The report's entries: the replay check and the keys written.
+REPLAY_CHECK, WRITTEN = "captured step equals eager (ci-size run, 300 steps)", "written to runs/"
+#: A run is judged on its pace from this fraction of its steps on (2%: 20,000 steps, seconds on a GPU).
+PACE_FROM = 0.02
+#: A run starts only if its estimate (the last complete run's pace) times this, plus MARGIN_S, fits the time left.
+SAFETY, MARGIN_S = 1.1, 5.0
+#: On a GPU the replayed step may take other kernels than the eager one: their runs' metrics may differ this much.
+REPLAY_RTOL = 1e-5
+
+
+class CapturedGD:
+    """:func:`relu_net.gd_step` as a :data:`relu_net.Stepper` that replays it as a CUDA graph.
+
+    The first :attr:`WARMUP` steps run eagerly on a side stream (they are steps of the run, and they let autograd and
+    cuBLAS make their workspaces before the capture, as torch's CUDA-graph notes ask); the next call captures the
+    step once and every call from there replays it. Without ``capture`` (the CPU) every step is ``gd_step`` itself.
+    A capture that raises is reported in :attr:`error` and the run continues eagerly (a capture runs no kernel, so
+    the parameters are as the eager steps left them)."""
+
+    WARMUP = 3
+
+    def __init__(self, params: dict, rows: torch.Tensor, lr: float, lam: float, capture: bool):
+        self.args = (params, rows, lr, lam)
+        self.capture = capture
+        self.graph: Optional[torch.cuda.CUDAGraph] = None
+        self.error: Optional[str] = None
+        self.calls = 0
+        self.side = torch.cuda.Stream() if capture else None
+
+    def __call__(self) -> None:
+        if self.graph is None and self.capture and self.error is None and self.calls >= self.WARMUP:
+            self._capture()
+        if self.graph is not None:
+            self.graph.replay()
+        else:
+            self._eager()
+        self.calls += 1
+
+    def _eager(self) -> None:
+        if self.side is None:
+            relu_net.gd_step(*self.args)
+            return
+        self.side.wait_stream(torch.cuda.current_stream())
+        with torch.cuda.stream(self.side):
+            relu_net.gd_step(*self.args)
+        torch.cuda.current_stream().wait_stream(self.side)
+
+    def _capture(self) -> None:
+        graph, before = torch.cuda.CUDAGraph(), torch.cuda.current_stream()
+        try:
+            with torch.cuda.graph(graph):
+                relu_net.gd_step(*self.args)
+        except Exception as err:  # e.g. an op that synchronises with the host: the run goes on eagerly
+            self.error = f"{type(err).__name__}: {err}"[:400]
+            # an invalidated capture raises in capture_end, before torch puts the caller's stream back
+            torch.cuda.set_stream(before)
+            torch.cuda.synchronize()
+            return
+        self.graph = graph
+
+
+def captured_stepper(capture: bool, made: list) -> relu_net.Stepper:
+    """A stepper making :class:`CapturedGD` steps (each kept in ``made``, to read whether it captured)."""
+    def make(params, rows, lr, lam):
+        step = CapturedGD(params, rows, lr, lam, capture)
+        made.append(step)
+        return step
+    return make
+
+
+def planned(profile: str, device: str) -> list:
+    """The modular-addition chapter's runs at ``profile`` on ``device``, each once, in the chapter's order (the α
+    sweep, then the λ sweep)."""
+    groups = modadd_configs(profile)
+    return [replace(c, device=device) for c in dict.fromkeys(groups["alpha"] + groups["weight_decay"])]
+
+
+def tag(config) -> str:
+    return f"alpha={config.alpha:g}, wd={config.weight_decay:g}"
+
+
+def run_numbers(h: History) -> dict:
+    """What the chapter's claims read off a run, as plain numbers: the continuous time t (and λt) of the first
+    recorded step at each test-accuracy level of :data:`LEVELS` (None: never), and the last recorded values."""
+    lam = float(h.config["weight_decay"])
+    out = {}
+    for level in LEVELS:
+        hit = np.flatnonzero(np.asarray(h["test_acc"]) >= level)
+        t = float(h["t"][hit[0]]) if hit.size else None
+        out[f"t(test_acc>={level:g})"] = t
+        out[f"lambda t(test_acc>={level:g})"] = None if t is None else lam * t
+    for k in ("train_acc", "test_acc", "train_loss", "test_loss", "norm"):
+        out[f"last {k}"] = float(h[k][-1])
+    out["last step"] = int(h.steps[-1])
+    return out
+
+
+def train_one(config, device: str, deadline: float, capture: bool = True) -> tuple[History, dict]:
+    """``config`` trained by the store's trainer, its step captured on CUDA (unless ``capture`` is False), stopped at
+    the first recorded step past ``deadline`` (a ``time.perf_counter()`` value) or, from :data:`PACE_FROM` of its
+    steps on, from which its pace so far cannot finish by then: (its history, how it was trained)."""
+    made: list[CapturedGD] = []
+    t0 = time.perf_counter()
+
+    def stop(step: int) -> bool:
+        now = time.perf_counter()
+        if now > deadline:
+            return True
+        # the first steps' pace holds the setup and the capture: judge it only once it means something
+        return step >= PACE_FROM * config.steps and now + (now - t0) / step * (config.steps - step) > deadline
+
+    h = relu_net.train(config, progress=False, stepper=captured_stepper(device == "cuda" and capture, made),
+                       stop=stop)
+    if device == "cuda":
+        torch.cuda.synchronize()
+    seconds = time.perf_counter() - t0
+    done = int(h.meta.get("stopped_at", config.steps))
+    how = {"complete": "stopped_at" not in h.meta, "steps_done": done, "of_steps": config.steps, "wall_s": seconds,
+           "us_per_step": 1e6 * seconds / max(done, 1), "captured": made[0].graph is not None,
+           "capture_error": made[0].error}
+    return h, how
+
+
+def replay_check(report, device: str) -> bool:
+    """The captured step against the eager one on a short run (the ``ci`` profile's first run, 300 steps), metric by
+    metric: bitwise on the CPU (no capture there), within :data:`REPLAY_RTOL` on a GPU. Returns whether the runs may
+    capture: not where the capture failed or the replay differs (they then train eagerly on the device)."""
+    config = replace(planned("ci", device)[0], steps=300, n_log=30)
+    eager = relu_net.train(config, progress=False)
+    captured, how = train_one(config, device, math.inf)
+    worst = max(float(np.max(np.abs(eager[k] - captured[k]) / np.maximum(np.abs(eager[k]), 1e-300)))
+                for k in eager.metrics)
+    bitwise = all(np.array_equal(eager[k], captured[k]) for k in eager.metrics)
+    ok = bitwise or (device == "cuda" and worst <= REPLAY_RTOL)
+    report.put(STEP, REPLAY_CHECK, {
+        "bitwise": bitwise, "max_rel_diff": worst, "captured": how["captured"], "capture_error": how["capture_error"],
+        "ok": ok, "criterion": f"bitwise on the CPU; on a GPU within {REPLAY_RTOL:g} relative (bitwise is the aim)"})
+    if not ok:
+        report.fail("Part B captured step", f"the replayed step differs from the eager one on {device}: {worst:.3g} "
+                                            "relative; the runs train eagerly")
+    if how["capture_error"]:
+        report.warn("Part B captured step", f"capture failed, the runs train eagerly: {how['capture_error']}")
+    return ok and how["capture_error"] is None
+
+
+def write_run(store: RunStore, config, h: History, device: str, how: dict) -> str:
+    """``h`` into ``store`` under ``config``'s key on ``device`` (the key the notebook computes on that machine)."""
+    key = run_key(config, device)
+    h.meta.update(key=key, recorded_by="benchmarks/gpu_check.py", stepper="captured" if how["captured"] else "eager",
+                  gpu=torch.cuda.get_device_name() if device == "cuda" else platform.processor())
+    store.save(key, h)
+    return key
+
+
+def modadd_paper(report, device: str, smoke: bool, reserve: float = 0.0) -> None:
+    """Step 6: the chapter's modular-addition runs at the paper's settings (``ci`` in the smoke rehearsal), each while
+    the budget (less ``reserve`` s) allows; complete ones written to ``OUT/runs``. A run that fails is reported and the
+    next one tried; a run already in ``OUT/runs`` (an earlier check's, copied there: one lease may not hold them all)
+    is kept, not trained again."""
+    profile = "ci" if smoke else "paper"
+    configs = planned(profile, device)
+    c0 = configs[0]
+    report.put(STEP, "settings", f"{profile} profile, modular addition: p={c0.p}, train_frac={c0.train_frac}, "
+                                 f"width={c0.width}, lr={c0.lr:g}, {c0.steps:,} full-batch GD steps per run; "
+                                 f"{len(configs)} runs: {'; '.join(tag(c) for c in configs)}")
+    try:
+        capture = replay_check(report, device)
+    except Exception:
+        report.fail("Part B captured step", traceback.format_exc()[-3000:])
+        capture = False
+    store, keys, per_step = RunStore(report.out / "runs"), [], None
+    report.put(STEP, WRITTEN, {"keys": keys, "profile": profile, "device": device})
+    for c in configs:
+        if store.load(run_key(c, device)) is not None:  # a previous check's run, copied into OUT/runs: kept
+            keys.append(run_key(c, device))
+            report.put(STEP, WRITTEN, {"keys": keys, "profile": profile, "device": device})
+            report.put(STEP, f"run {tag(c)}", "already in runs/ (an earlier check's); not trained again")
+            continue
+        left = report.left() - reserve
+        need = None if per_step is None else SAFETY * per_step * c.steps + MARGIN_S
+        if left < 10 or (need is not None and need > left):
+            report.skip(f"Part B run {tag(c)}", (f"needs about {need:.0f} s at the last run's pace, " if need else "")
+                        + f"{left:.0f} s left of the budget")
+            continue
+        try:
+            h, how = train_one(c, device, time.perf_counter() + left, capture)
+        except Exception:
+            report.fail(f"Part B run {tag(c)}", traceback.format_exc()[-3000:])
+            continue
+        if how["complete"]:
+            per_step = how["wall_s"] / c.steps
+            keys.append(write_run(store, c, h, device, how))
+            report.put(STEP, WRITTEN, {"keys": keys, "profile": profile, "device": device})
+        else:
+            report.warn(f"Part B run {tag(c)}", f"stopped at step {how['steps_done']:,} of {c.steps:,}: at its pace it "
+                                                f"could not finish in the time left; not written to runs/")
+        report.put(STEP, f"run {tag(c)}", {**how, "numbers": run_numbers(h)})
+
+
+#: The columns of the step's table in report.md: (header, the run's entry, the key in it).
+COLUMNS = (("complete", None, "complete"), ("steps done", None, "steps_done"), ("µs per step", None, "us_per_step"),
+           ("captured", None, "captured"), ("t at test acc 0.6", "numbers", "t(test_acc>=0.6)"),
+           ("t at 0.9", "numbers", "t(test_acc>=0.9)"), ("λt at 0.9", "numbers", "lambda t(test_acc>=0.9)"),
+           ("last test acc", "numbers", "last test_acc"), ("last train loss", "numbers", "last train_loss"))
+
+
+def render(section: dict, fmt: Callable[[object], str]) -> list[str]:
+    """The step's part of report.md: the settings, the replay check, one table row per run, what was written."""
+    lines = [f"- settings: {section.get('settings', '—')}", ""]
+    check = section.get(REPLAY_CHECK)
+    if check:
+        lines += [f"- captured step against eager (ci-size run, 300 steps): bitwise {fmt(check['bitwise'])}, largest "
+                  f"relative difference {fmt(check['max_rel_diff'])}, captured {fmt(check['captured'])}"
+                  + (f", capture error: {check['capture_error']}" if check["capture_error"] else ""), ""]
+    runs = {k[len("run "):]: v for k, v in section.items() if k.startswith("run ") and isinstance(v, dict)}
+    kept = [k[len("run "):] for k, v in section.items() if k.startswith("run ") and isinstance(v, str)]
+    if kept:
+        lines += [f"- already in runs/ (an earlier check's), not trained again: {'; '.join(kept)}", ""]
+    if runs:
+        lines += ["| run | " + " | ".join(h for h, _, _ in COLUMNS) + " |", "|---" * (len(COLUMNS) + 1) + "|"]
+        for name, r in runs.items():
+            cells = [fmt((r.get(where) or {}).get(key) if where else r.get(key)) for _, where, key in COLUMNS]
+            lines += [f"| {name} | " + " | ".join(cells) + " |"]
+        lines += ["", "t: continuous time (steps × lr); λt at 0.9 is what the chapter's claims compare over the λ "
+                      "grid. A run that did not complete is not in runs/.", ""]
+    written = section.get(WRITTEN)
+    if written:
+        lines += [f"- written to runs/ ({written['profile']} profile, device {written['device']}): "
+                  f"{len(written['keys'])} run(s): {', '.join(written['keys']) or 'none'}", ""]
+    return lines
