@@ -27,11 +27,14 @@ off anywhere still leaves its numbers):
    snapshots the figures read only). With Part B in the check it has half the time left;
 6. Part B's modular addition at the paper's settings (p = 97, width 1024, lr 0.002, the alpha sweep and the
    lambda grid, 10^6 GD steps a run; benchmarks/paper_b_runs.py), each run the store's trainer with its step
-   replayed as a CUDA graph; complete runs written to OUT_DIR/runs in the run store's format;
-7. with time left: the default profile on the device against the committed CPU figure
+   replayed as a CUDA graph; complete runs written to OUT_DIR/runs in the run store's format. Half of Part B's time;
+7. Part B's sparse alpha sweep at the paper's d = 10^5 and lambda (1.94 million steps, one stacked computation on
+   the device), started or continued in OUT_DIR/sparse_sweep (copy a previous check's there to go on) until it
+   is done or the time is up;
+8. with time left: the default profile on the device against the committed CPU figure
    numbers (the ``numbers`` of book/figure_files/paper_a/<figure>.json), within the regression tolerances.
 
-``--parts`` picks the papers: ``a`` (steps 2-5 and 7), ``b`` (step 6) or both (the default).
+``--parts`` picks the papers: ``a`` (steps 2-5 and 8), ``b`` (steps 6 and 7) or both (the default).
 A time budget (--budget-min, default 7) stops it cleanly: a sweep stops at a recorded step,
 a step that does not fit is skipped, and the report says what was skipped. Exit status: 0
 if every check that ran passed, 1 if one failed, 2 if the device is missing.
@@ -764,8 +767,8 @@ def sweep_and_report(report: Report, step: str, configs, device: str, modes, rec
     return complete
 
 
-# --- 7. the default profile against the CPU ----------------------------------------------------------------------
-DEFAULT_STEP = "7 default profile against the CPU"
+# --- 8. the default profile against the CPU ----------------------------------------------------------------------
+DEFAULT_STEP = "8 default profile against the CPU"
 
 
 def default_against_cpu(report: Report, device: str, mode: str, recorder: str, keep: str, estimate_s: float) -> None:
@@ -829,6 +832,9 @@ def render_markdown(data: dict) -> str:
         if name == paper_b_runs.STEP:
             lines += paper_b_runs.render(section, fmt)
             continue
+        if name == paper_b_runs.SPARSE_STEP:
+            lines += paper_b_runs.render_sparse(section, fmt)
+            continue
         for key, value in section.items():
             if isinstance(value, dict):
                 lines += ["", f"**{key}**", ""]
@@ -891,11 +897,13 @@ def render_sweep(section: dict) -> list[str]:
 PARTS = ("a", "b", "a,b")
 #: With both papers in the check, Part B keeps this share of the time left when Part A's paper sweep starts.
 PART_B_SHARE = 0.5
+#: Of Part B's time, the sparse sweep (step 7) keeps this share when the modular-addition runs (step 6) start.
+SPARSE_SHARE = 0.5
 
 
 def part_a(report: Report, device: str, smoke: bool, keep: str, section, reserve_share: float) -> tuple[dict, str]:
     """Steps 2-5 (Part A's checks, benchmarks and paper sweep); step 5 leaves ``reserve_share`` of the time left.
-    Returns what step 7 estimates its time from: the benchmark's numbers and the recorder used."""
+    Returns what step 8 estimates its time from: the benchmark's numbers and the recorder used."""
     section("2 checks", checks, report, device, smoke)
     bench = section("3 sweep benchmark", benchmark, report, device, smoke) or {}
     recorder = section("4 recorded step", recording_cost, report, device, smoke) or "eager"
@@ -910,7 +918,7 @@ def part_a(report: Report, device: str, smoke: bool, keep: str, section, reserve
 
 
 def default_step(report: Report, device: str, smoke: bool, keep: str, section, bench: dict, recorder: str) -> None:
-    """Step 7, with the time left: the default profile against the committed CPU numbers."""
+    """Step 8, with the time left: the default profile against the committed CPU numbers."""
     if smoke:
         report.skip("default profile against the CPU", "smoke run (the default profile takes minutes on a CPU)")
         return
@@ -932,7 +940,7 @@ def main(argv=None) -> int:
     ap.add_argument("--smoke", action="store_true", help="tiny sizes (a rehearsal in seconds)")
     ap.add_argument("--budget-min", type=float, default=7.0, help="stop cleanly after this many minutes (default 7)")
     ap.add_argument("--parts", default="a,b", choices=PARTS,
-                    help="the papers whose runs are checked: a (steps 2-5, 7), b (step 6) or a,b (default)")
+                    help="the papers whose runs are checked: a (steps 2-5, 8), b (steps 6, 7) or a,b (default)")
     ap.add_argument("--snapshots", default="figures", choices=("figures", "none", "all"),
                     help="weight snapshots kept in runs/: those the figures read (default), none, all")
     args = ap.parse_args(argv)
@@ -960,7 +968,10 @@ def main(argv=None) -> int:
     if "a" in parts:
         bench, recorder = part_a(report, device, smoke, args.snapshots, section, PART_B_SHARE if "b" in parts else 0.0)
     if "b" in parts:
-        section(paper_b_runs.STEP, paper_b_runs.modadd_paper, report, device, smoke)
+        sparse_share = 0.0 if paper_b_runs.sparse_done(report.out) else SPARSE_SHARE
+        section(paper_b_runs.STEP, paper_b_runs.modadd_paper, report, device, smoke, sparse_share * report.left())
+        free(device)
+        section(paper_b_runs.SPARSE_STEP, paper_b_runs.sparse_paper, report, device, smoke)
         free(device)
     if "a" in parts:
         default_step(report, device, smoke, args.snapshots, section, bench, recorder)

@@ -1,4 +1,4 @@
-"""Part B at the paper's own settings on a GPU: the GPU check's step 6 (``benchmarks/gpu_check.py``).
+"""Part B at the paper's own settings on a GPU: the GPU check's steps 6 and 7 (``benchmarks/gpu_check.py``).
 
 Paper B's modular addition (Sec. 2) as the modular-addition chapter plans it at the ``paper`` profile
 (:func:`grok_lib.paper_b.run_sets.modadd_configs`): p = 97, 40% of the pairs, width 1024, full-batch GD at lr 0.002,
@@ -12,14 +12,21 @@ format under the key the notebook computes for it on that machine (profile ``pap
 a store folder (``GROK_STORE``), the modular-addition notebook run there with ``-p profile paper`` reads these runs
 instead of training them. A run the time budget cannot finish stops at a recorded step and is reported with its
 numbers so far, never written; once a run has finished, a run whose estimate (that run's time per step) exceeds the
-time left is skipped with the reason.
+time left is skipped with the reason; runs already in ``OUT/runs`` (a previous lease's, copied there) are kept.
 
 Why not stacked, as Part A's sweep is: the members would share no work (each has its own hidden layer), so a stack
 only saves launches, and a captured step launches nothing from Python. The rehearsal (``--device cpu --smoke``)
 trains the ``ci`` profile's plan uncaptured; ``tests/test_gpu_check.py`` holds its runs bitwise to the store's.
 
-Paper B's other paper-scale computation, the sparse α sweep at d = 10^5 (:mod:`grok_lib.paper_b.diagonal_sweep`), is
-numpy on the CPU and not in this check: ``benchmarks/README.md`` says why.
+Step 7 goes on with Paper B's sparse classification at the paper's d = 10^5, n = 256, lambda = 1e-3 and step cap
+0.01: the sparse chapter's alpha sweep 16 ... 16,384 as one stacked computation (:mod:`grok_lib.paper_b.diagonal_sweep`,
+its arrays on the GPU, float64), each member to 2 ln(alpha) / lambda (1.94 million steps for the largest), 2,000 test
+points as the CPU script's, and no margin classifiers (their linear program needs scipy and minutes per lease; no claim
+of the sparse page reads the cosines). It has the time step 6 leaves, and it does not fit one lease: the sweep lives in
+``OUT/sparse_sweep`` (:mod:`grok_lib.paper_b.sweep_folder`) and stops at a checkpoint when its time is up; copied into
+the next check's OUT before it starts, it goes on from there, on the same GPU model only. Done, it holds each member's
+history (``<j>.npz``, the run store's History format), which the step reads for the transition on the clock
+lambda t / ln(alpha).
 """
 
 from __future__ import annotations
@@ -31,17 +38,26 @@ import traceback
 from dataclasses import replace
 from typing import Callable, Optional
 
+import grok_lib  # noqa: F401  before numpy and torch: it pins the arithmetic (grok_lib/arithmetic.py)
 import numpy as np
 import torch
 
+from grok_lib.config import ConfigError
 from grok_lib.history import History
-from grok_lib.paper_b import relu_net
+from grok_lib.paper_b import recordings, relu_net, sweep_folder
 from grok_lib.paper_b.run_sets import modadd_configs
 from grok_lib.plans import run_key
 from grok_lib.store import RunStore
 
-#: The report's section.
-STEP = "6 Part B at the paper's settings"
+#: The report's sections.
+STEP = "6 Part B: modular addition at the paper's settings"
+SPARSE_STEP = "7 Part B: the sparse sweep at the paper's d and lambda"
+#: OUT's folder of the sparse sweep (:mod:`grok_lib.paper_b.sweep_folder`: its checkpoint, then its histories).
+SPARSE_FOLDER = "sparse_sweep"
+#: Steps between the sparse sweep's checkpoints (what a killed command loses; the deadline takes one of its own).
+SPARSE_EVERY = 20_000
+#: Seconds the sparse sweep leaves before the time is up: its last checkpoint (12.8 MB) and the report.
+SPARSE_MARGIN_S = 10.0
 #: The test-accuracy levels the modular-addition chapter reads its transition at (its onset and end).
 LEVELS = (0.6, 0.9)
 #: The report's entries: the replay check and the keys written.
@@ -273,4 +289,85 @@ def render(section: dict, fmt: Callable[[object], str]) -> list[str]:
     if written:
         lines += [f"- written to runs/ ({written['profile']} profile, device {written['device']}): "
                   f"{len(written['keys'])} run(s): {', '.join(written['keys']) or 'none'}", ""]
+    return lines
+
+
+def sparse_configs(smoke: bool) -> list:
+    """The sparse sweep of step 7 (the smoke rehearsal: d = 400, n = 64, 200 test points, to 0.002 of the horizon)."""
+    if smoke:
+        return recordings.sparse_paper_lambda_sweep(400, 64, 200, horizon=0.002, margins=False)
+    return recordings.sparse_paper_lambda_sweep(100_000, 256, 2000, margins=False)
+
+
+def sweep_numbers(h: History) -> dict:
+    """The clock lambda t / ln(alpha) at the first recorded step with test accuracy >= each level of :data:`LEVELS`
+    (None: never), the test accuracy in the kernel phase (at clock 0.2) and at the end."""
+    unit = math.log(float(h.config["alpha"])) / float(h.config["weight_decay"])
+    clock, acc = np.asarray(h["t"]) / unit, np.asarray(h["test_acc"])
+    out = {}
+    for level in LEVELS:
+        hit = np.flatnonzero(acc >= level)
+        out[f"clock at test_acc>={level:g}"] = float(clock[hit[0]]) if hit.size else None
+    out["test_acc at clock 0.2"] = float(acc[int(np.argmin(np.abs(clock - 0.2)))]) if clock[-1] >= 0.2 else None
+    out["last test_acc"], out["last clock"] = float(acc[-1]), float(clock[-1])
+    return out
+
+
+def sparse_done(out) -> bool:
+    """Whether ``out`` (the check's folder) already holds the finished sparse sweep of step 7 (then step 6 keeps no
+    time for it)."""
+    return sweep_folder.finished(out / SPARSE_FOLDER, len(sparse_configs(smoke=False))) is not None
+
+
+def sparse_paper(report, device: str, smoke: bool, reserve: float = 0.0) -> None:
+    """Step 7: the sparse sweep in ``OUT/sparse_sweep``, started or continued, until it is done or the time left (less
+    ``reserve`` s) is spent; its progress and pace, and when done each member's transition on the clock."""
+    configs = sparse_configs(smoke)
+    c0, longest = configs[0], max(c.steps for c in configs)
+    report.put(SPARSE_STEP, "settings", f"d={c0.d}, n={c0.n_train}, {c0.n_test} test points, "
+                                        f"lambda={c0.weight_decay:g}, "
+                                        f"step cap {c0.lr:g} ({c0.lr_rule}), alphas {[c.alpha for c in configs]}, "
+                                        f"{longest:,} steps for the largest, float64, arrays on {device}")
+    left = report.left() - reserve
+    if left < 30:
+        report.skip("Part B sparse sweep", f"{left:.0f} s left of the budget")
+        return
+    every = 200 if smoke else SPARSE_EVERY
+    try:
+        histories, info = sweep_folder.train(report.out / SPARSE_FOLDER, configs, "float64", every,
+                                             array_device=device, progress=False,
+                                             stop_at=time.perf_counter() + left - SPARSE_MARGIN_S)
+    except ConfigError as err:  # a previous lease's folder from another GPU, torch or arithmetic: not to be mixed
+        report.skip("Part B sparse sweep", str(err))
+        return
+    done = info["stopped_at"] or longest
+    steps = done - info["started_at"]
+    result = {**info, "of_steps": longest, "done": histories is not None,
+              "ms_per_step_this_call": 1e3 * info["seconds"] / max(steps, 1)}
+    if histories is None and steps > 0:
+        result["calls_of_this_length_left"] = math.ceil((longest - done) / steps)
+    report.put(SPARSE_STEP, "this call", result)
+    if histories is not None:
+        report.put(SPARSE_STEP, "members", {f"alpha={h.config['alpha']:g}": sweep_numbers(h) for h in histories})
+
+
+def render_sparse(section: dict, fmt: Callable[[object], str]) -> list[str]:
+    """Step 7's part of report.md: the settings, this call's progress and pace, and when done a row per member."""
+    lines = [f"- settings: {section.get('settings', '—')}", ""]
+    call = section.get("this call")
+    if call:
+        lines += [f"- this call: steps {call['started_at']:,} to {call['stopped_at'] or call['of_steps']:,} of "
+                  f"{call['of_steps']:,} in {fmt(call['seconds'])} s ({fmt(call['ms_per_step_this_call'])} ms a step, "
+                  f"setup included); " + ("the sweep is done" if call["done"] else
+                                          "stopped at a checkpoint, about "
+                                          f"{call.get('calls_of_this_length_left', '?')} "
+                                          f"more call(s) of this length to go (copy {SPARSE_FOLDER}/ into the next "
+                                          f"check's folder)"), ""]
+    members = section.get("members")
+    if members:
+        names = list(next(iter(members.values())))
+        lines += ["| member | " + " | ".join(names) + " |", "|---" * (len(names) + 1) + "|"]
+        lines += [f"| {m} | " + " | ".join(fmt(row[k]) for k in names) + " |" for m, row in members.items()]
+        lines += ["", "clock: λt / ln α, the theory's clock (its transition window is (1 ± c) of it); the sparse "
+                      "page compares the book's runs on it with the paper's Fig. 1a.", ""]
     return lines

@@ -21,6 +21,7 @@ import contextlib
 import dataclasses
 import json
 import os
+import shutil
 import site
 import subprocess
 import sys
@@ -99,10 +100,10 @@ def test_the_gpu_check_imports_only_the_standard_library_torch_and_numpy():
 
 
 def test_reading_the_chapter_declarations_imports_nothing_beyond_torch_and_numpy():
-    """Step 7 reads the figure declarations (each chapter module's CHAPTER, reached through import_module, which the
+    """Step 8 reads the figure declarations (each chapter module's CHAPTER, reached through import_module, which the
     import walk above does not follow); they name matplotlib and the style with chapters.deferred, imported only when a
     figure is drawn.
-    So check it in a process: reading Part A's declarations, as step 7 does, adds no module outside the standard
+    So check it in a process: reading Part A's declarations, as step 8 does, adds no module outside the standard
     library and grok_lib to what importing grok_lib, numpy and torch loads."""
     code = ("import sys, grok_lib, numpy, torch; before = {m.split('.')[0] for m in sys.modules}; "
             "from grok_lib import chapters; assert chapters.figures('paper_a'); "
@@ -183,7 +184,7 @@ def test_the_smoke_run_passes_without_the_package_installed(smoke):
     assert report["failures"] == [], report["failures"]
     assert report["finished"] == "all checks that ran passed"
     assert list(report["steps"]) == ["1 device", "2 checks", "3 sweep benchmark", "4 recorded step", "5 paper sweep",
-                                     paper_b_runs.STEP]
+                                     paper_b_runs.STEP, paper_b_runs.SPARSE_STEP]
     assert report["steps"]["1 device"]["tqdm"].startswith("missing")
     checks = report["steps"]["2 checks"]
     assert all(v["ok"] for v in checks.values()), checks
@@ -373,6 +374,65 @@ def test_part_b_skips_a_run_it_cannot_finish_and_goes_on_after_a_failure(tmp_pat
     assert "already in runs/" in (tmp_path / "report.md").read_text()
 
 
+def test_the_smoke_runs_sparse_sweep_is_the_stacked_sweeps_on_its_device(smoke):
+    from grok_lib.history import History
+    from grok_lib.paper_b import diagonal_sweep
+
+    out, _, _ = smoke
+    step = json.loads((out / "report.json").read_text())["steps"][paper_b_runs.SPARSE_STEP]
+    assert step["this call"]["done"] and step["this call"]["started_at"] == 0
+    configs = paper_b_runs.sparse_configs(smoke=True)
+    assert {c.margins for c in configs} == {False} and len(step["members"]) == len(configs) == 5
+    straight = diagonal_sweep.train_sweep(configs, progress=False, array_device="cpu")
+    for j, ref in enumerate(straight):
+        got = History.from_bytes((out / paper_b_runs.SPARSE_FOLDER / f"{j}.npz").read_bytes())
+        assert got.steps.tolist() == ref.steps.tolist()
+        for k in ref.metrics:
+            np.testing.assert_array_equal(got[k], ref[k], err_msg=k)
+
+
+def test_the_sparse_sweep_stopped_in_one_lease_ends_in_the_next_as_one_call_would(tmp_path, monkeypatch):
+    from grok_lib.history import History
+    from grok_lib.paper_b import diagonal_sweep, sweep_folder
+
+    real = sweep_folder.train
+
+    def first_lease(*args, **kwargs):  # its time is up at once: it stops at its first checkpoint
+        return real(*args, **(kwargs | {"stop_after": 0.0}))
+
+    report = gpu_check.Report(tmp_path, argparse.Namespace(device="cpu", smoke=True), budget_s=600.0)
+    monkeypatch.setattr(paper_b_runs.sweep_folder, "train", first_lease)
+    paper_b_runs.sparse_paper(report, "cpu", smoke=True)
+    call = report.data["steps"][paper_b_runs.SPARSE_STEP]["this call"]
+    assert not call["done"] and call["stopped_at"] == 200 and call["calls_of_this_length_left"] == 9
+    assert "stopped at a checkpoint" in (tmp_path / "report.md").read_text()
+    monkeypatch.setattr(paper_b_runs.sweep_folder, "train", real)
+    nxt = tmp_path / "next"  # the next lease's folder, the first one's sweep copied in
+    nxt.mkdir()
+    shutil.copytree(tmp_path / paper_b_runs.SPARSE_FOLDER, nxt / paper_b_runs.SPARSE_FOLDER)
+    again = gpu_check.Report(nxt, argparse.Namespace(device="cpu", smoke=True), budget_s=600.0)
+    paper_b_runs.sparse_paper(again, "cpu", smoke=True)
+    call = again.data["steps"][paper_b_runs.SPARSE_STEP]["this call"]
+    assert call["done"] and call["started_at"] == 200
+    configs = paper_b_runs.sparse_configs(smoke=True)
+    for j, ref in enumerate(diagonal_sweep.train_sweep(configs, progress=False, array_device="cpu")):
+        got = History.from_bytes((nxt / paper_b_runs.SPARSE_FOLDER / f"{j}.npz").read_bytes())
+        for k in ref.metrics:
+            np.testing.assert_array_equal(got[k], ref[k], err_msg=k)
+
+
+def test_a_sparse_sweep_begun_with_another_torch_is_left_alone_and_said_so(tmp_path):
+    report = gpu_check.Report(tmp_path, argparse.Namespace(device="cpu", smoke=True), budget_s=600.0)
+    folder = tmp_path / paper_b_runs.SPARSE_FOLDER
+    paper_b_runs.sweep_folder.check(folder, paper_b_runs.sparse_configs(smoke=True), "float64", array_device="cpu")
+    described = json.loads((folder / "sweep.json").read_text())
+    (folder / "sweep.json").write_text(json.dumps(described | {"torch": "2.11.0+cu130"}))
+    paper_b_runs.sparse_paper(report, "cpu", smoke=True)
+    (skipped,) = [s for s in report.data["skipped"] if s["what"] == "Part B sparse sweep"]
+    assert "was trained with torch 2.11.0+cu130" in skipped["why"] and "resume it where it started" in skipped["why"]
+    assert report.data["failures"] == [] and not (folder / "state.npz").exists()
+
+
 # --- the captured trainer, uncaptured: bitwise train_sweep on the CPU -------------------------------------------
 def members(dtype="float32", **overrides):
     """Three members differing in weight decay (one 0), init seed and learning rate, with betas whose
@@ -473,7 +533,7 @@ def test_on_a_gpu_the_replayed_steps_train_as_the_eager_ones():
 
 
 def test_the_cpu_comparison_covers_every_figure_of_the_default_sweep():
-    """Step 7 compares the GPU sweep with the committed CPU numbers of each figure of the default weight-decay sweep."""
+    """Step 8 compares the GPU sweep with the committed CPU numbers of each figure of the default weight-decay sweep."""
     names = gpu_check.default_sweep_numbers()
     assert "paper_a/fig1_loss_curves" in names and "paper_a/dln_fast_clock" not in names
     assert "paper_a/fig1_paper_settings" not in names

@@ -12,14 +12,16 @@ Modules:
 - :mod:`grok_lib.paper_b.diagonal` -- the diagonal linear net <u*u - v*v, x> on sparse classification and
   on the misgrokking data (numpy float64, explicit gradients).
 - :mod:`grok_lib.paper_b.diagonal_sweep` -- a sparse sweep sharing one data set trained as one computation (both
-  products over X for every member at once), float64 or float32; measured by ``benchmarks/bench_diagonal_sweep.py``,
-  not yet used by a chapter.
+  products over X for every member at once), float64 or float32, on numpy or (the GPU check) torch tensors on a
+  device; measured by ``benchmarks/bench_diagonal_sweep.py``, not yet used by a chapter.
+- :mod:`grok_lib.paper_b.sweep_folder` -- such a sweep kept in a folder and trained over several calls (sessions, device
+  leases), each going on from the last checkpoint.
 - :mod:`grok_lib.paper_b.margins` -- max-L2-margin (dual, L-BFGS-B) and max-L1-margin (linprog / HiGHS)
   linear classifiers of a training set.
 - :mod:`grok_lib.paper_b.sample_complexity` -- each margin classifier's test accuracy over a doubling grid of
   training-set sizes on the sparse data (the generalisation bounds' sample gap), from data alone.
 - :mod:`grok_lib.paper_b.matrix_completion` -- W = U U^T - V V^T on the multiplication table.
-- :mod:`grok_lib.paper_b.relu_net` -- the two-layer ReLU net on modular addition (torch, float32, CPU).
+- :mod:`grok_lib.paper_b.relu_net` -- the two-layer ReLU net on modular addition (torch, float32, CPU or CUDA).
 - :mod:`grok_lib.paper_b.stable_gd` -- the same net trained with GD's step held inside its stable range
   (min(lr, c / the sharpness)), in the theory's continuous time: the modular-addition claims' in-regime runs.
 - :mod:`grok_lib.paper_b.sharpness` -- the sharpness of each experiment's objective: the MLP's Gauss-Newton top

@@ -18,7 +18,8 @@ row's result is bitwise the same whichever rows sit beside it (``tests/paper_b/t
 checks a member of a 5-member sweep against the same config trained alone). It is not bitwise the
 member-by-member trainer's (a matrix product sums in another order than a matrix-vector product: they agree
 to about 1e-15), so runs trained here must not share the run store's entries with :func:`diagonal.train`'s.
-Nothing in the book trains here yet: the benchmark (``benchmarks/bench_diagonal_sweep.py``) and the tests do.
+Nothing in the book trains here yet: the benchmark (``benchmarks/bench_diagonal_sweep.py``),
+``scripts/train_stacked_sweep.py``, the tests and the GPU check do.
 
 **Resumable.** A sweep of at most :data:`BLOCK` members (one block: the 5-alpha sweep is one) can hand a
 :class:`SweepState` to ``on_checkpoint`` every ``checkpoint_every`` steps and continue from one (``resume``): the
@@ -26,6 +27,12 @@ block's parameters and clocks and each member's recording so far, as plain array
 atomically as ``.npz``, no pickles). A resumed sweep's histories are bitwise those of the sweep run straight through
 (``tests/paper_b/test_diagonal_sweep.py``); ``stop_after`` (seconds) ends a long sweep at its first checkpoint past
 that time, so a session can do part of it and the next one continue (``scripts/train_stacked_sweep.py``).
+
+**On a GPU.** ``array_device`` (``"cuda"``; ``"cpu"`` runs the same code on the CPU, for the tests) keeps X, U, V, the
+clocks and the products as torch tensors on that device; the records, checkpoints and the stable step's tight bound (for
+the members its cheap form shortens) read the rows they need back to the host. Its numbers are not the numpy path's
+bits (another library's products) and a checkpoint names its device: a sweep resumes only where it started. The GPU
+check trains the paper-size sweep this way (``benchmarks/paper_b_runs.py``).
 
 ``dtype="float32"`` keeps X, U, V and the products in float32 (half the bytes per step); the clock t, the step
 sizes and every recorded metric stay float64 (:func:`diagonal._record_row` on beta in float64). It changes four of
@@ -79,29 +86,109 @@ def check_stackable(configs: Sequence) -> None:
                               f"these differ in {', '.join(diff)}")
 
 
-def products(beta: np.ndarray, x: np.ndarray, y: np.ndarray):
+class NumpyOps:
+    """The array operations of a block's step on numpy arrays (the CPU path: the book's arithmetic)."""
+
+    sigmoid = staticmethod(diagonal.sigmoid)
+    minimum = staticmethod(np.minimum)
+    abs = staticmethod(np.abs)
+
+    @staticmethod
+    def row_max(a):
+        return np.max(a, axis=1)
+
+    @staticmethod
+    def put(a: np.ndarray):
+        """A host array as the block's array."""
+        return a
+
+    @staticmethod
+    def host(a) -> np.ndarray:
+        """The block's array as a host array (a view where it already is one)."""
+        return a
+
+    @staticmethod
+    def cast(a, dtype: np.dtype):
+        return a.astype(dtype)
+
+    @staticmethod
+    def copy(a):
+        return a.copy()
+
+
+class TorchOps:
+    """The same operations on torch tensors on ``device`` (see the module docstring, "On a GPU")."""
+
+    def __init__(self, device: str):
+        import torch  # late: the numpy path needs no torch
+
+        self.torch, self.device = torch, device
+
+    def sigmoid(self, z):
+        return 0.5 * (1.0 + self.torch.tanh(0.5 * z))  # as diagonal.sigmoid
+
+    def minimum(self, a, b):
+        return self.torch.minimum(a, b)
+
+    def abs(self, a):
+        return self.torch.abs(a)
+
+    def row_max(self, a):
+        return self.torch.amax(a, dim=1)
+
+    def put(self, a: np.ndarray):
+        return self.torch.from_numpy(np.ascontiguousarray(a)).to(self.device)
+
+    def host(self, a) -> np.ndarray:
+        return a.detach().cpu().numpy()
+
+    def cast(self, a, dtype: np.dtype):
+        return a.to(getattr(self.torch, np.dtype(dtype).name))
+
+    def copy(self, a):
+        return a.clone()
+
+
+#: The devices a sweep's arrays may live on as torch tensors (``array_device``; None: numpy on the CPU).
+ARRAY_DEVICES = ("cpu", "cuda")
+
+
+def ops_for(array_device: Optional[str]):
+    """:class:`NumpyOps` (``array_device`` None), else :class:`TorchOps` on that device (a one-line error for others,
+    and for cuda where there is none)."""
+    if array_device is None:
+        return NumpyOps
+    need_choice("array_device", array_device, ARRAY_DEVICES)
+    ops = TorchOps(array_device)
+    if array_device == "cuda" and not ops.torch.cuda.is_available():
+        raise ConfigError("array_device 'cuda' was requested but torch.cuda.is_available() is False; use cpu or None")
+    return ops
+
+
+def products(beta, x, y, ops=NumpyOps):
     """(q, s, g) of every row of ``beta`` (B x d): margins q = y (beta X^T), s = sigmoid(-q), g = dL/dbeta."""
     q = y * (beta @ x.T)
-    s = diagonal.sigmoid(-q)
+    s = ops.sigmoid(-q)
     g = -((y * s) @ x) / x.shape[0]
     return q, s, g
 
 
-def step_sizes(lr, u, v, g, s, lam, x_norm2, col_norm2, stable: bool, real: int) -> np.ndarray:
+def step_sizes(lr, u, v, g, s, lam, x_norm2, col_norm2, stable: bool, real: int, ops=NumpyOps):
     """Every row's step: ``lr``, or under the stable rule min(lr, 1 / H) with H as :func:`diagonal.smoothness_bound`.
 
     The bound with ||X M^(1/2)||^2 <= ||X||^2 max M is checked first: where it already allows lr, so does the
     tighter one, and the partial sort over d that the tighter one needs is skipped. The rows from ``real`` on are
     the block's padding (never recorded): they keep the looser step, which no other row's numbers depend on."""
     if not stable:
-        return lr.copy()
-    m_max = 4 * np.max(u * u + v * v, axis=1)
-    curv = np.max(s * (1 - s), axis=1) / s.shape[1]
-    loose = curv * x_norm2 * m_max + 2 * np.max(np.abs(g), axis=1) + lam
-    out = np.minimum(lr, 1.0 / loose)
-    for j in np.flatnonzero(out[:real] < lr[:real]):
-        tight = diagonal.smoothness_bound(u[j], v[j], g[j], s[j], x_norm2, col_norm2, float(lam[j]))
-        out[j] = min(lr[j], 1.0 / tight)
+        return ops.copy(lr)
+    m_max = 4 * ops.row_max(u * u + v * v)
+    curv = ops.row_max(s * (1 - s)) / s.shape[1]
+    loose = curv * x_norm2 * m_max + 2 * ops.row_max(ops.abs(g)) + lam
+    out = ops.minimum(lr, 1.0 / loose)
+    for j in np.flatnonzero(ops.host(out[:real] < lr[:real])):
+        tight = diagonal.smoothness_bound(ops.host(u[j]), ops.host(v[j]), ops.host(g[j]), ops.host(s[j]), x_norm2,
+                                          col_norm2, float(lam[j]))
+        out[j] = min(float(lr[j]), 1.0 / tight)
     return out
 
 
@@ -129,11 +216,19 @@ class SweepState:
         return cls(step=int(arrays["step"]), signature=str(arrays["signature"]), arrays=rest)
 
 
-def signature(configs: Sequence, dtype: str) -> str:
-    """The configs (as dicts), dtype and arithmetic of a sweep, as the text a checkpoint carries: a resume in other
-    arithmetic would mix two machines' numbers in one run."""
-    return json.dumps({"dtype": dtype, "configs": [c.to_dict() for c in configs], "arithmetic": arithmetic_id()},
-                      sort_keys=True)
+def signature(configs: Sequence, dtype: str, array_device: Optional[str] = None) -> str:
+    """The configs (as dicts), dtype and arithmetic of a sweep (and the device of its arrays, where it is not numpy's),
+    as the text a checkpoint carries: a resume in other arithmetic would mix two machines' numbers in one run."""
+    device = {}
+    if array_device is not None:  # another library's floats: its version, and on CUDA the GPU and CUDA's
+        import torch
+
+        device = {"array_device": array_device, "torch": torch.__version__}
+        if array_device == "cuda":
+            device |= {"gpu": torch.cuda.get_device_name() if torch.cuda.is_available() else None,
+                       "cuda": torch.version.cuda}
+    return json.dumps({"dtype": dtype, "configs": [c.to_dict() for c in configs], "arithmetic": arithmetic_id(),
+                       **device}, sort_keys=True)
 
 
 def save_state(path: Path, state: SweepState) -> None:
@@ -148,7 +243,8 @@ def load_state(path: Path) -> SweepState:
 
 def train_sweep(configs: Sequence, dtype: str = "float64", progress: bool = True, callbacks=(), *,
                 resume: Optional[SweepState] = None, on_checkpoint: Optional[Callable[[SweepState], None]] = None,
-                checkpoint_every: int = 10_000, stop_after: Optional[float] = None) -> Optional[list[History]]:
+                checkpoint_every: int = 10_000, stop_after: Optional[float] = None, stop_at: Optional[float] = None,
+                array_device: Optional[str] = None) -> Optional[list[History]]:
     """Train the members of one sweep (:class:`~grok_lib.paper_b.config.SparseConfig` s that :func:`check_stackable`
     accepts) as one computation, in ``dtype`` (see the module docstring).
 
@@ -158,21 +254,28 @@ def train_sweep(configs: Sequence, dtype: str = "float64", progress: bool = True
 
     ``resume``, ``on_checkpoint``, ``checkpoint_every`` and ``stop_after`` (one block only): continue from a
     :class:`SweepState`; receive one every ``checkpoint_every`` steps; and stop at the first checkpoint taken
-    ``stop_after`` seconds or more after the start, returning None (the sweep is not finished)."""
+    ``stop_after`` seconds or more after the start, returning None (the sweep is not finished). ``stop_at`` (a
+    ``time.perf_counter()`` value, for a deadline a checkpoint interval must not overrun) is asked at every step: at
+    the first step past it the sweep takes a checkpoint there and stops.
+
+    ``array_device``: None (numpy), or the torch device the block's arrays live on (see the module docstring)."""
     configs = list(configs)
     check_stackable(configs)
     need_choice("dtype", dtype, DTYPES)
     need_int("checkpoint_every", checkpoint_every, 1)
-    resumable = resume is not None or on_checkpoint is not None or stop_after is not None
-    if resumable and len(configs) > BLOCK:
+    ops = ops_for(array_device)
+    stops = stop_after is not None or stop_at is not None
+    if (resume is not None or on_checkpoint is not None or stops) and len(configs) > BLOCK:
         raise ConfigError(f"a resumable sweep has at most {BLOCK} members (one block), got {len(configs)}")
-    if stop_after is not None and on_checkpoint is None:
-        raise ConfigError("stop_after needs on_checkpoint: a sweep stopped early continues only from its checkpoint")
-    plan = _Checkpoints(resume, on_checkpoint, checkpoint_every, stop_after, signature(configs, dtype))
+    if stops and on_checkpoint is None:
+        raise ConfigError("stop_after and stop_at need on_checkpoint: a sweep stopped early continues only from its "
+                          "checkpoint")
+    plan = _Checkpoints(resume, on_checkpoint, checkpoint_every, stop_after, signature(configs, dtype, array_device),
+                        stop_at)
     histories = []
     for at in range(0, len(configs), BLOCK):
         block = configs[at:at + BLOCK]
-        done = _train_block(_padded(block), len(block), at, np.dtype(dtype), progress, callbacks, plan)
+        done = _train_block(_padded(block), len(block), at, np.dtype(dtype), progress, callbacks, plan, ops)
         if done is None:
             return None
         histories += done
@@ -188,14 +291,15 @@ class _Checkpoints:
     every: int
     stop_after: Optional[float]
     signature: str
+    stop_at: Optional[float] = None
 
 
 def _train_block(configs: list, real: int, offset: int, dtype: np.dtype, progress: bool, callbacks,
-                 plan: _Checkpoints) -> list[History] | None:
+                 plan: _Checkpoints, ops=NumpyOps) -> list[History] | None:
     t0 = time.perf_counter()
     base = configs[0]
     x64, y64, x_test, y_test, w_star = diagonal.make_data(base)
-    x, y = x64.astype(dtype), y64.astype(dtype)
+    x, y = ops.put(x64.astype(dtype)), ops.put(y64.astype(dtype))
     x_norm2 = float(np.linalg.eigvalsh(x64 @ x64.T)[-1])
     col_norm2 = (x64 * x64).sum(axis=0)
     meta = {"x_norm2": x_norm2}
@@ -208,41 +312,45 @@ def _train_block(configs: list, real: int, offset: int, dtype: np.dtype, progres
     inits = [diagonal.init_params(c) for c in configs]
     u = np.stack([a for a, _ in inits]).astype(dtype)
     v = np.stack([b for _, b in inits]).astype(dtype)
-    lam = np.array([c.weight_decay for c in configs])
-    cap = np.array([c.lr for c in configs])
+    t = np.zeros(len(configs))
     steps = np.array([c.steps for c in configs])
     members = [_Member(c) for c in configs[:real]]
-    t = np.zeros(len(configs))
     start, before = 0, 0.0
     if plan.resume is not None:
         u, v, t, start, before = _restore(plan.resume, plan.signature, members)
         meta["resumed_from"] = start  # the last call's start; "seconds" adds up every call's
+    u, v, t = ops.put(u), ops.put(v), ops.put(t)
+    lam, cap = ops.put(np.array([c.weight_decay for c in configs])), ops.put(np.array([c.lr for c in configs]))
     last = int(steps[:real].max())
     label = f"diagonal sweep of {real} alpha={','.join(f'{c.alpha:g}' for c in configs[:real])}"
     bar = tqdm(total=last + 1, initial=start, desc=label, disable=not progress, mininterval=10, ascii=True)
     for step in range(start, last + 1):
         beta = u * u - v * v
-        q, s, g = products(beta, x, y)
-        lr = step_sizes(cap, u, v, g, s, lam, x_norm2, col_norm2, base.lr_rule == "stable", real)
+        q, s, g = products(beta, x, y, ops)
+        lr = step_sizes(cap, u, v, g, s, lam, x_norm2, col_norm2, base.lr_rule == "stable", real, ops)
         for j, member in enumerate(members):
             if step <= member.config.steps and step == member.next_step:
-                row = member.record(step, beta[j].astype(np.float64), u[j], v[j], x64, y64, x_test, y_test, refs)
+                beta_j = ops.host(beta[j]).astype(np.float64)
+                row = member.record(step, beta_j, ops.host(u[j]), ops.host(v[j]), x64, y64, x_test, y_test, refs)
                 row |= {"t": float(t[j]), "lr": float(lr[j])}
-                member.keep(step, row, beta[j])
+                member.keep(step, row, beta_j)
                 for cb in callbacks:
                     cb(step, row | {"member": offset + j})
         bar.update(1)
         if step == last:
             break
-        lr_cast = lr.astype(dtype)[:, None]
-        u -= lr_cast * (2 * u * g + lam.astype(dtype)[:, None] * u)
-        v -= lr_cast * (-2 * v * g + lam.astype(dtype)[:, None] * v)
+        lr_cast = ops.cast(lr, dtype)[:, None]
+        u -= lr_cast * (2 * u * g + ops.cast(lam, dtype)[:, None] * u)
+        v -= lr_cast * (-2 * v * g + ops.cast(lam, dtype)[:, None] * v)
         t += lr
-        if plan.on_checkpoint is not None and (step + 1) % plan.every == 0:
+        late = plan.stop_at is not None and time.perf_counter() >= plan.stop_at and step + 1 < last
+        if plan.on_checkpoint is not None and ((step + 1) % plan.every == 0 or late):
             spent = before + time.perf_counter() - t0
-            plan.on_checkpoint(_state(step + 1, plan.signature, u, v, t, spent, members))
+            state = _state(step + 1, plan.signature, ops.host(u), ops.host(v), ops.host(t), spent, members)
+            plan.on_checkpoint(state)
             # stop only with more than the last step left: a call that only records it would pay the setup again
-            if plan.stop_after is not None and time.perf_counter() - t0 >= plan.stop_after and step + 1 < last:
+            timed_out = plan.stop_after is not None and time.perf_counter() - t0 >= plan.stop_after
+            if (late or timed_out) and step + 1 < last:
                 bar.close()
                 return None
     bar.close()
@@ -261,8 +369,8 @@ def _restore(state: SweepState, sig: str, members: list):
     """The block's (u, v, t, step, seconds so far) from ``state``, its members' recordings put back; a ConfigError if
     the state is another sweep's or was made in other arithmetic."""
     if state.signature != sig:
-        raise ConfigError("resume: the checkpoint is of another sweep (its configs, dtype or arithmetic differ from "
-                          "these)")
+        raise ConfigError("resume: the checkpoint is of another sweep (its configs, dtype, device or arithmetic "
+                          "differ from these)")
     a = state.arrays
     for j, m in enumerate(members):
         m.restore({k.split("/", 1)[1]: v for k, v in a.items() if k.startswith(f"m{j}/")})

@@ -79,6 +79,20 @@ def sparse_paper_lambda() -> list:
     return [replace(c, steps=config.steps_for(c, config.HORIZON["sparse"])) for c in sweep + focus]
 
 
+def sparse_paper_lambda_sweep(d: int, n_train: int, n_test: int, data_seed: int = 0,
+                              horizon: float = config.HORIZON["sparse"], margins: bool = True) -> list:
+    """The alpha sweep of :func:`sparse_paper_lambda` (the default profile's alphas at the paper's lambda and step) at
+    any ``d``, ``n_train``, ``n_test`` and ``data_seed``, each to ``horizon`` ln(alpha) / lambda, no beta snapshots:
+    the sweep ``scripts/train_stacked_sweep.py`` and the GPU check train as one stacked computation (at the paper's
+    d = 1e5 and n = 256 it is 1.94 million steps for alpha = 16,384). ``margins``: record the cosines to the margin
+    classifiers (their linear program needs scipy, and at d = 1e5 minutes and 7.5 GB)."""
+    paper, default = config.PROFILES["paper"]["sparse"], config.PROFILES["default"]["sparse"]
+    base = replace(default, d=d, n_train=n_train, n_test=n_test, data_seed=data_seed, weight_decay=paper.weight_decay,
+                   lr=paper.lr, n_snapshots=0, margins=margins)
+    sweep = [replace(base, alpha=a) for a in config.SWEEPS["default"]["sparse"]["alpha"]]
+    return [replace(c, steps=config.steps_for(c, horizon)) for c in sweep]
+
+
 #: Matrix completion with initialisation noise (Remark 3.13): the init seeds of the noise, at every level.
 MC_NOISE_SEEDS = (0, 1, 2)
 #: Remark 3.13's "small" initialisation noise (std of each entry of U and V, against alpha = 10): the paper names none.

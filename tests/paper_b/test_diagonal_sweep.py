@@ -1,6 +1,8 @@
 """The stacked sweep of sparse diagonal nets (grok_lib/paper_b/diagonal_sweep.py): a member's numbers are bitwise
 those of the same config trained alone, whatever its sweep; they agree with the one-by-one trainer to rounding;
-float32 stays close to float64 at small alpha; bad sweeps are refused; the benchmark checks before it times."""
+float32 stays close to float64 at small alpha; bad sweeps are refused; the benchmark checks before it times; its
+arrays as torch tensors (the GPU's path, here on the CPU) give the numpy path's numbers to rounding, resume bitwise
+and only on their own device."""
 
 from dataclasses import replace
 
@@ -149,7 +151,78 @@ def test_a_checkpoint_resumes_only_its_own_sweep():
     with pytest.raises(ConfigError, match="at most 8 members"):
         diagonal_sweep.train_sweep([member(2.0 + k, steps=10) for k in range(9)], progress=False,
                                    on_checkpoint=states.append)
-    with pytest.raises(ConfigError, match="stop_after needs on_checkpoint"):
+    with pytest.raises(ConfigError, match="stop_after and stop_at need on_checkpoint"):
         diagonal_sweep.train_sweep(sweep, progress=False, stop_after=1.0)
     with pytest.raises(ConfigError, match="checkpoint_every"):
         diagonal_sweep.train_sweep(sweep, progress=False, checkpoint_every=0)
+
+
+def test_its_arrays_as_torch_tensors_give_the_numpy_paths_numbers():
+    """The GPU check's path, run on the CPU: another library's products, so not bitwise, but the same numbers to
+    rounding, the stable step's tight bound included (alpha = 2048 and 16384 take shortened steps early). The rounding
+    of beta = u^2 - v^2 grows as alpha^2: measured, the paths differ by 1e-15 at alpha = 4, 4e-11 at 2048 and 4e-9 at
+    16384 (relative), so 1e-7 holds them all and a wrong operation (a difference of order one) fails."""
+    sweep = [member(a, steps=300 - 40 * k) for k, a in enumerate((4.0, 2048.0, 16384.0))]
+    numpy_path = diagonal_sweep.train_sweep(sweep, progress=False)
+    torch_path = diagonal_sweep.train_sweep(sweep, progress=False, array_device="cpu")
+    assert min(numpy_path[2]["lr"]) < BASE.lr  # the stable rule did shorten steps
+    for a, b in zip(numpy_path, torch_path):
+        assert np.array_equal(a.steps, b.steps) and set(a.metrics) == set(b.metrics)
+        for name in a.metrics:
+            np.testing.assert_allclose(b[name], a[name], rtol=1e-7, atol=1e-12, err_msg=name)
+        # beta's entries near 0 carry the rounding of u^2 (alpha^2 / 2d at initialisation, 3.4e5 at alpha = 16384):
+        # absolute, measured up to 3e-15 of it
+        u2 = a.config["alpha"] ** 2 / (2 * a.config["d"])
+        np.testing.assert_allclose(b.snapshots["beta"], a.snapshots["beta"], rtol=1e-7, atol=1e-13 * u2)
+
+
+def test_a_torch_sweep_resumes_bitwise_and_only_on_its_own_device():
+    sweep = [member(a, steps=200) for a in (16.0, 1024.0)]
+    straight = diagonal_sweep.train_sweep(sweep, progress=False, array_device="cpu")
+    states = []
+    assert diagonal_sweep.train_sweep(sweep, progress=False, on_checkpoint=states.append, checkpoint_every=50,
+                                      stop_after=0.0, array_device="cpu") is None
+    resumed = diagonal_sweep.train_sweep(sweep, progress=False, resume=states[0], array_device="cpu")
+    for a, b in zip(straight, resumed):
+        _same(a, b)
+    with pytest.raises(ConfigError, match="another sweep"):  # a torch checkpoint on the numpy path
+        diagonal_sweep.train_sweep(sweep, progress=False, resume=states[0])
+    with pytest.raises(ConfigError, match="array_device must be one of cpu, cuda"):
+        diagonal_sweep.train_sweep(sweep, progress=False, array_device="tpu")
+
+
+@pytest.mark.skipif(not __import__("torch").cuda.is_available(), reason="needs a CUDA device")
+def test_on_a_gpu_the_sweep_gives_the_numpy_paths_numbers():
+    sweep = [member(a, steps=300 - 40 * k) for k, a in enumerate((4.0, 2048.0, 16384.0))]
+    for a, b in zip(diagonal_sweep.train_sweep(sweep, progress=False),
+                    diagonal_sweep.train_sweep(sweep, progress=False, array_device="cuda")):
+        for name in a.metrics:  # as on the CPU (test above), another library's rounding
+            np.testing.assert_allclose(b[name], a[name], rtol=1e-7, atol=1e-12, err_msg=name)
+
+
+def test_stop_at_takes_a_checkpoint_at_the_first_step_past_it_and_resumes_to_the_same_end():
+    sweep = [member(a, steps=120) for a in (16.0, 1024.0)]
+    states = []
+    assert diagonal_sweep.train_sweep(sweep, progress=False, on_checkpoint=states.append, checkpoint_every=100,
+                                      stop_at=0.0) is None  # long past: a checkpoint after the first update
+    assert [s.step for s in states] == [1]
+    for a, b in zip(diagonal_sweep.train_sweep(sweep, progress=False),
+                    diagonal_sweep.train_sweep(sweep, progress=False, resume=states[0])):
+        _same(a, b)
+    with pytest.raises(ConfigError, match="stop_after and stop_at need on_checkpoint"):
+        diagonal_sweep.train_sweep(sweep, progress=False, stop_at=0.0)
+
+
+def test_a_sweep_folder_names_what_differs(tmp_path):
+    from grok_lib.paper_b import sweep_folder
+
+    sweep = [member(a, steps=50) for a in (16.0, 1024.0)]
+    sweep_folder.check(tmp_path, sweep, "float64")
+    with pytest.raises(ConfigError, match="holds another sweep \\(its sweep.json names dtype float64\\)"):
+        sweep_folder.check(tmp_path, sweep, "float32")
+    with pytest.raises(ConfigError, match="was trained with array_device numpy, this call computes with cpu: resume"):
+        sweep_folder.check(tmp_path, sweep, "float64", array_device="cpu")
+    if not __import__("torch").cuda.is_available():
+        with pytest.raises(ConfigError, match="array_device 'cuda' was requested but torch.cuda.is_available"):
+            sweep_folder.train(tmp_path / "gpu", sweep, array_device="cuda")
+        assert not (tmp_path / "gpu").exists()  # refused before the folder was made

@@ -8,7 +8,7 @@ import numpy as np
 
 from grok_lib import paths
 from grok_lib.history import History
-from grok_lib.paper_b import diagonal_sweep
+from grok_lib.paper_b import diagonal_sweep, recordings
 
 _spec = importlib.util.spec_from_file_location("train_stacked_sweep", paths.ROOT / "scripts" / "train_stacked_sweep.py")
 script = importlib.util.module_from_spec(_spec)
@@ -25,7 +25,7 @@ def test_two_calls_finish_the_sweep_as_one_would(tmp_path, capsys):
     assert "run again to go on" in capsys.readouterr().out
     assert script.main(["--out", str(out), *SMALL]) == 0
     assert "resuming at step 2,000" in capsys.readouterr().out and not (out / "state.npz").exists()
-    configs = script.sweep_configs(64, 16, 50, 0, 0.01)
+    configs = recordings.sparse_paper_lambda_sweep(64, 16, 50, 0, 0.01)
     assert [c.to_dict() for c in configs] == json.loads((out / "sweep.json").read_text())["configs"]
     straight = diagonal_sweep.train_sweep(configs, progress=False)
     for j, ref in enumerate(straight):
