@@ -256,7 +256,8 @@ def test_the_papers_lambda_table_and_reading_put_each_run_beside_the_figures_run
     assert [(r["start frac"], r["start frac, book's lambda"]) for r in rows] == [(0.45, 0.55), (0.45, 0.55)]
     manifest = {"runs": [{"seconds": 1800.0}, {"seconds": 1800.0}], "machine": "a CPU"}
     words = sparse_chapter.paper_lambda_words(at_paper, rows, book[0], manifest)
-    assert words["lam_start_shift"] == "-0.10 to -0.10" and words["lam_end_shift"] == "-0.08 to -0.08"
+    assert words["lam_start_shift"] == "-0.10 (every seed)" and words["lam_end_shift"] == "-0.08 (every seed)"
+    assert sparse_chapter.shift_span([-0.081, -0.06]) == "-0.08 to -0.06"  # a range only where the values differ
     assert words["lam_hours"] == "1.0 h" and words["lam_other_seeds"] == "1"
     assert words["lam_start_in"] == f"{sum(sparse_chapter.START_FRACTION.holds(0.45) for _ in rows)} of 2"
 

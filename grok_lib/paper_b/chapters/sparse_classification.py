@@ -456,6 +456,13 @@ def sparse_transition_numbers(groups: Groups) -> dict:
     return values
 
 
+def shift_span(shifts: Sequence[float]) -> str:
+    """The shifts' range as the prose gives it ("-0.08 to -0.06"), or the one value where the range rounds to one
+    ("-0.08 (every seed)")."""
+    lo, hi = f"{min(shifts):+.2f}", f"{max(shifts):+.2f}"
+    return f"{lo} (every seed)" if lo == hi else f"{lo} to {hi}"
+
+
 def paper_lambda_words(runs: Sequence[History], rows: Sequence[dict], focus: History, manifest: dict) -> dict:
     """The glued words of the sparse page's section "At the paper's lambda and step": ``runs`` the recorded set
     (:func:`grok_lib.paper_b.recordings.sparse_paper_lambda`), ``rows`` its :func:`lambda_table`, ``focus``
@@ -471,7 +478,7 @@ def paper_lambda_words(runs: Sequence[History], rows: Sequence[dict], focus: His
     start_in = sum(START_FRACTION.holds(r["start frac"]) for r in at_focus)
     end_in = sum(END_FRACTION.holds(r["end frac"]) for r in at_focus)
     none = "(not measured: these figures have no run at the same α and data seed)"
-    moves = f"{min(starts):+.2f} to {max(starts):+.2f}" if both else none
+    moves = shift_span(starts) if both else none
     book_fracs = [(r["start frac, book's lambda"], r["end frac, book's lambda"]) for r in both]
     return {
         "lam_lambda": f"{runs[0].cfg.weight_decay:g}", "lam_lr": f"{runs[0].cfg.lr:g}",
@@ -486,7 +493,7 @@ def paper_lambda_words(runs: Sequence[History], rows: Sequence[dict], focus: His
         "lam_focus_fracs": "; ".join(f"{r['start frac']:.2f}–{r['end frac']:.2f} (seed {r['data seed']})"
                                      for r in at_focus),
         "lam_book_fracs": "; ".join(f"{start:.2f}–{end:.2f}" for start, end in book_fracs) or none,
-        "lam_start_shift": moves, "lam_end_shift": f"{min(ends):+.2f} to {max(ends):+.2f}" if both else none,
+        "lam_start_shift": moves, "lam_end_shift": shift_span(ends) if both else none,
         "lam_start_in": f"{start_in} of {len(at_focus)}", "lam_end_in": f"{end_in} of {len(at_focus)}",
         "lam_answer": (f"at the paper's λ the focus run's start moves by {moves} of the clock and lies in the book's "
                        f"reading of Fig. 1a at {start_in} of {len(at_focus)} data seeds" if both else
