@@ -141,14 +141,20 @@ def tag(config) -> str:
     return f"alpha={config.alpha:g}, wd={config.weight_decay:g}"
 
 
+def first_at(values, level: float) -> Optional[int]:
+    """The index of the first value >= ``level`` (None: never)."""
+    hit = np.flatnonzero(np.asarray(values) >= level)
+    return int(hit[0]) if hit.size else None
+
+
 def run_numbers(h: History) -> dict:
     """What the chapter's claims read off a run, as plain numbers: the continuous time t (and λt) of the first
     recorded step at each test-accuracy level of :data:`LEVELS` (None: never), and the last recorded values."""
     lam = float(h.config["weight_decay"])
     out = {}
     for level in LEVELS:
-        hit = np.flatnonzero(np.asarray(h["test_acc"]) >= level)
-        t = float(h["t"][hit[0]]) if hit.size else None
+        i = first_at(h["test_acc"], level)
+        t = None if i is None else float(h["t"][i])
         out[f"t(test_acc>={level:g})"] = t
         out[f"lambda t(test_acc>={level:g})"] = None if t is None else lam * t
     for k in ("train_acc", "test_acc", "train_loss", "test_loss", "norm"):
@@ -205,9 +211,8 @@ def replay_check(report, device: str) -> bool:
     return ok and how["capture_error"] is None
 
 
-def write_run(store: RunStore, config, h: History, device: str, how: dict) -> str:
-    """``h`` into ``store`` under ``config``'s key on ``device`` (the key the notebook computes on that machine)."""
-    key = run_key(config, device)
+def write_run(store: RunStore, key: str, h: History, device: str, how: dict) -> str:
+    """``h`` into ``store`` under ``key`` (its config's on ``device``, as the notebook computes it on that machine)."""
     h.meta.update(key=key, recorded_by="benchmarks/gpu_check.py", stepper="captured" if how["captured"] else "eager",
                   gpu=torch.cuda.get_device_name() if device == "cuda" else platform.processor())
     store.save(key, h)
@@ -231,11 +236,13 @@ def modadd_paper(report, device: str, smoke: bool, reserve: float = 0.0) -> None
         report.fail("Part B captured step", traceback.format_exc()[-3000:])
         capture = False
     store, keys, per_step = RunStore(report.out / "runs"), [], None
-    report.put(STEP, WRITTEN, {"keys": keys, "profile": profile, "device": device})
+    written = {"keys": keys, "profile": profile, "device": device}  # re-put as keys grows: report.json is rewritten
+    report.put(STEP, WRITTEN, written)
     for c in configs:
-        if store.load(run_key(c, device)) is not None:  # a previous check's run, copied into OUT/runs: kept
-            keys.append(run_key(c, device))
-            report.put(STEP, WRITTEN, {"keys": keys, "profile": profile, "device": device})
+        key = run_key(c, device)
+        if store.load(key) is not None:  # a previous check's run, copied into OUT/runs: kept
+            keys.append(key)
+            report.put(STEP, WRITTEN, written)
             report.put(STEP, f"run {tag(c)}", "already in runs/ (an earlier check's); not trained again")
             continue
         left = report.left() - reserve
@@ -251,8 +258,8 @@ def modadd_paper(report, device: str, smoke: bool, reserve: float = 0.0) -> None
             continue
         if how["complete"]:
             per_step = how["wall_s"] / c.steps
-            keys.append(write_run(store, c, h, device, how))
-            report.put(STEP, WRITTEN, {"keys": keys, "profile": profile, "device": device})
+            keys.append(write_run(store, key, h, device, how))
+            report.put(STEP, WRITTEN, written)
         else:
             report.warn(f"Part B run {tag(c)}", f"stopped at step {how['steps_done']:,} of {c.steps:,}: at its pace it "
                                                 f"could not finish in the time left; not written to runs/")
@@ -306,8 +313,8 @@ def sweep_numbers(h: History) -> dict:
     clock, acc = np.asarray(h["t"]) / unit, np.asarray(h["test_acc"])
     out = {}
     for level in LEVELS:
-        hit = np.flatnonzero(acc >= level)
-        out[f"clock at test_acc>={level:g}"] = float(clock[hit[0]]) if hit.size else None
+        i = first_at(acc, level)
+        out[f"clock at test_acc>={level:g}"] = None if i is None else float(clock[i])
     out["test_acc at clock 0.2"] = float(acc[int(np.argmin(np.abs(clock - 0.2)))]) if clock[-1] >= 0.2 else None
     out["last test_acc"], out["last clock"] = float(acc[-1]), float(clock[-1])
     return out
