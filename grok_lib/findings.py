@@ -55,6 +55,16 @@ def count_line(verdicts: Sequence[str], kind: str = "claim") -> str:
     return " · ".join(f"{c[v]} {VERDICT_MARKS[v]} {WORDS[kind][v]}" for v in VERDICTS if c[v])
 
 
+def report_summary(records: Sequence[dict], heads: dict[str, dict], registered: Sequence[str]) -> str:
+    """The claims report's first line: how many statements, their verdicts per kind (:func:`kind_counts`), and the
+    registered claims no record holds yet (``registered``: every part's claim ids)."""
+    missing = sorted(set(registered) - {r["id"] for r in records})
+    return (f"**{len(records)} statements**, each at the default profile (or at the paper's settings where only those "
+            "measure it); their verdicts over every setting: " + kind_counts(records, heads)
+            + (f"; registered but not yet evaluated: {', '.join(missing)}." if missing
+               else "; every registered claim is evaluated."))
+
+
 def kind_counts(rows: Sequence[dict], heads: dict[str, dict]) -> str:
     """The headline verdicts of ``rows`` counted per kind: the paper's claims first, then the premises it relies
     on and the book's own predictions, each named ("2 claims of the paper: …; 1 premise: …")."""

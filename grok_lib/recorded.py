@@ -12,6 +12,10 @@ resumes from its checkpoints) and writes, per set:
                      the arithmetic they were computed in (:mod:`grok_lib.arithmetic`), which says
                      whether today's code must reproduce them exactly or within the envelope.
 
+A part may record a set another way (``RECORD_COMMANDS`` in its ``recordings`` module, with ``PREFIX_TRAINERS`` to
+retrain its first steps): Paper B's sweep at the paper's d is trained over several sessions and recorded from its
+folder as far as it has gone (:mod:`grok_lib.paper_b.sweep_folder`).
+
 Two guards keep a recording honest. :func:`load` refuses a set whose configs differ from the
 part's current definition, or whose files fail their checksums. And :func:`retrain_prefix`
 retrains the first steps of a recorded run with today's code, which CI compares with the
@@ -64,6 +68,25 @@ def definitions() -> dict:
         if importlib.util.find_spec(f"grok_lib.{part}.recordings") is not None:
             out |= import_module(f"grok_lib.{part}.recordings").RECORDINGS
     return out
+
+
+def _part_table(name: str, table: str) -> dict:
+    """The ``table`` (a dict keyed by set names) of the recordings module of ``name``'s part, or {} where it has none."""
+    from importlib import import_module
+
+    return getattr(import_module(f"grok_lib.{name.split('/', 1)[0]}.recordings"), table, {})
+
+
+def record_command(name: str) -> str:
+    """The command that (re)records the set ``name``: ``scripts/record_runs.py`` unless its part names another
+    (``RECORD_COMMANDS``: a set trained as one sweep over several sessions is recorded from its folder)."""
+    return _part_table(name, "RECORD_COMMANDS").get(name, f"{COMMAND} {name}")
+
+
+def recorded_elsewhere(name: str) -> bool:
+    """Whether the set ``name`` is recorded by its own command (:func:`record_command`), not by
+    ``scripts/record_runs.py``."""
+    return name in _part_table(name, "RECORD_COMMANDS")
 
 
 def part_set(part: str, name: str) -> list[History]:
@@ -132,9 +155,10 @@ def machine() -> str:
 
 
 def write(name: str, description: str, configs: Sequence, histories: Sequence[History], *, threads,
-          blocks: Sequence[str] = (), root: Path = RECORDED) -> Path:
+          blocks: Sequence[str] = (), root: Path = RECORDED, extra: dict | None = None) -> Path:
     """Write the set ``name`` (every file atomically, the manifest last: a reader never sees a
-    manifest whose files are not all in place)."""
+    manifest whose files are not all in place). ``extra``: more fields of the manifest (a sweep recorded before it
+    is done says how far it has gone)."""
     import torch
 
     folder = set_dir(name, root)
@@ -147,11 +171,11 @@ def write(name: str, description: str, configs: Sequence, histories: Sequence[Hi
                      "config": to_dict(config), "code": code_version(kind_of(config)),
                      "seconds": history.meta.get("seconds")})
     manifest = {
-        "set": name, "description": description, "command": f"{COMMAND} {name}",
+        "set": name, "description": description, "command": record_command(name),
         "recorded": datetime.date.today().isoformat(), "grok_lib": __version__,
         "library_hash": library_hash(), "commit": git_commit(),
         "machine": machine(), "torch": torch.__version__, "threads": threads, "runs": runs,
-        "arithmetic": arithmetic.describe(),
+        "arithmetic": arithmetic.describe(), **(extra or {}),
     }
     atomic_write(folder / "manifest.json", (json.dumps(manifest, indent=1, sort_keys=True) + "\n").encode())
     return folder
@@ -164,7 +188,7 @@ def same_arithmetic(manifest: dict) -> bool:
 
 
 def _restore_hint(name: str) -> str:
-    return f"restore it from git or record it again with: {COMMAND} {name}"
+    return f"restore it from git or record it again with: {record_command(name)}"
 
 
 #: A run's file name in a manifest: a plain name in the set's own folder (no separators, no "..", no NUL or newline).
@@ -195,7 +219,7 @@ def read_manifest(name: str, root: Path = RECORDED) -> dict:
     set's own folder (never a path elsewhere), its checksum and its config (a dict)."""
     path = _in_set(name, root, "manifest.json")
     if not path.exists():
-        raise RecordingError(f"recorded set {name!r} is missing ({path}); record it with: {COMMAND} {name}")
+        raise RecordingError(f"recorded set {name!r} is missing ({path}); record it with: {record_command(name)}")
     if not path.is_file():
         raise _damaged(name, f"{path} is not a file")
     try:
@@ -254,7 +278,7 @@ def load(name: str, configs: Sequence, root: Path = RECORDED) -> Recording:
         changed = sorted({k for r, w in zip(recorded, wanted) for k in r.keys() | w.keys() if r.get(k) != w.get(k)})
         what = f"fields {', '.join(changed)} differ" if changed else f"{len(recorded)} runs recorded, {len(wanted)} defined"
         raise RecordingError(f"recorded set {name!r} does not match its definition ({what}); "
-                             f"record it again with: {COMMAND} {name}")
+                             f"record it again with: {record_command(name)}")
     histories = []
     for run in manifest["runs"]:
         path = _in_set(name, root, run["file"])
@@ -292,6 +316,14 @@ def retrain_prefix(config, steps: int) -> dict[int, dict[str, float]]:
     except _Enough:
         pass
     return rows
+
+
+def retrain_set_prefix(name: str, configs: Sequence, steps: int) -> dict[int, dict[str, float]]:
+    """The rows today's code records for the last run of the set ``name`` (of ``configs``) at its recorded steps <=
+    ``steps``: :func:`retrain_prefix`, or the part's own trainer for the set (``PREFIX_TRAINERS``: a set trained as
+    one stacked sweep is retrained as that sweep, whose numbers are not the one-run trainer's bits)."""
+    trainer = _part_table(name, "PREFIX_TRAINERS").get(name)
+    return trainer(list(configs), steps) if trainer else retrain_prefix(configs[-1], steps)
 
 
 def prefix_errors(history: History, rows: dict[int, dict[str, float]], floor: float) -> dict[str, tuple[float, int]]:

@@ -19,6 +19,7 @@ run keys name the arithmetic, so the variants share the run store without mixing
     .venv/bin/python scripts/measure_envelope.py --variants native
     .venv/bin/python scripts/measure_envelope.py --here       # on a machine outside the book's arithmetic
     .venv/bin/python scripts/measure_envelope.py --regrade    # after a claim's measure or tolerance changed
+    .venv/bin/python scripts/measure_envelope.py --regrade --sets-only   # a new recorded set's tolerance only
 
 After the book is re-recorded in a new pin set of its own vendor (``grok_lib/arithmetic.py``'s ``PIN_SETS``),
 two steps carry the envelope over instead of measuring every variant again:
@@ -159,7 +160,7 @@ def prefixes(names: list[str] | None = None) -> dict:
     for name, (_, configs, _) in recorded.definitions().items():
         if names is not None and name not in names:
             continue
-        rows = recorded.retrain_prefix(configs()[-1], PREFIX_STEPS)
+        rows = recorded.retrain_set_prefix(name, configs(), PREFIX_STEPS)
         out[name] = {str(s): r for s, r in rows.items()}
     return out
 
@@ -248,7 +249,7 @@ def stale_sources(envelope: dict, name: str, records: list[dict] | None = None) 
                    if graded.get(f"{r['id']}|{r['setting']}") != envelope_verdicts.grading(r)})
 
 
-def regrade(only: list[str] | None = None, variants: list[str] | None = None) -> int:
+def regrade(only: list[str] | None = None, variants: list[str] | None = None, notebooks: bool = True) -> int:
     """``--regrade``: after claims were re-graded (their measure or tolerance changed, no run's numbers did) or
     added, the verdicts of this machine's variants measured again under the new grading: for each variant, the
     notebooks holding a claim whose verdict it measured under another grading (or never) are executed in its
@@ -259,7 +260,8 @@ def regrade(only: list[str] | None = None, variants: list[str] | None = None) ->
     runs there again, tests there compare only the claims whose grading they measured
     (:func:`grok_lib.envelope_verdicts.measured_here`). Then `make notebooks` (a variant that disagrees makes a verdict
     inconclusive). ``variants``: only these of the book machine's variants are measured (the others keep theirs,
-    as variants measured elsewhere do)."""
+    as variants measured elsewhere do). ``notebooks`` False (``--sets-only``): no notebook is executed, only the new
+    recorded sets' first steps are measured (a variant's stale verdicts stay stale, as the claims report says)."""
     from grok_lib import arithmetic
 
     if arithmetic.tier() != "exact":
@@ -282,7 +284,7 @@ def regrade(only: list[str] | None = None, variants: list[str] | None = None) ->
         if variants and name not in variants:
             print(f"variant {name}: not measured this time (--regrade-variants)", flush=True)
             continue
-        sources = [s for s in stale_sources(envelope, name, records) if not only or s in only]
+        sources = [s for s in stale_sources(envelope, name, records) if not only or s in only] if notebooks else []
         sets = new_sets
         if not sources and not sets:
             print(f"variant {name}: every verdict measured under the current grading", flush=True)
@@ -419,6 +421,9 @@ def main() -> int:
     ap.add_argument("--regrade-variants", nargs="+", metavar="VARIANT",
                     help="with --regrade: measure only these variants of the book's machine (the others keep what "
                          "they measured, and the claims report lists what they have not measured yet)")
+    ap.add_argument("--sets-only", action="store_true",
+                    help="with --regrade: execute no notebook, only measure the first steps of the recorded sets new "
+                         "since the envelope was measured")
     ap.add_argument("--worker", help=argparse.SUPPRESS)
     ap.add_argument("--notebooks", nargs="*", help=argparse.SUPPRESS)
     ap.add_argument("--sets", nargs="*", help=argparse.SUPPRESS)
@@ -438,7 +443,7 @@ def main() -> int:
         unknown = [v for v in args.regrade_variants or [] if v not in mine]
         if unknown:
             ap.error(f"--regrade-variants takes variants of the book's machine ({', '.join(mine)}); got {', '.join(unknown)}")
-        return regrade(args.regrade, args.regrade_variants)
+        return regrade(args.regrade, args.regrade_variants, notebooks=not args.sets_only)
     if args.here:
         return widen_here()
     if args.retire_book:

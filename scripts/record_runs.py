@@ -3,7 +3,7 @@ and write them under ``recorded/<set>/`` (see :mod:`grok_lib.recorded`).
 
     .venv/bin/python scripts/record_runs.py --list
     .venv/bin/python scripts/record_runs.py paper_a/paper_unordered [more sets] [--workers N]
-    .venv/bin/python scripts/record_runs.py --all
+    .venv/bin/python scripts/record_runs.py --all      # every set but those recorded from a sweep's folder
 
 Training goes through the run store, so an interrupted recording resumes from its checkpoints.
 Run it on the CPU machine the book is built on (the committed notebooks read the recordings)
@@ -35,10 +35,13 @@ def main() -> int:
         for name, (description, configs, _) in known.items():
             print(f"{name}: {description} ({len(configs())} runs)")
         return 0
-    names = list(known) if args.all else args.sets
+    names = [n for n in known if not recorded.recorded_elsewhere(n)] if args.all else args.sets
     unknown = [n for n in names if n not in known]
     if unknown or not names:
         ap.error(f"sets must be some of {', '.join(known)} (or --all), got {', '.join(unknown) or 'none'}")
+    elsewhere = [n for n in names if recorded.recorded_elsewhere(n)]
+    if elsewhere:  # a sweep of many hours over several sessions: its own script trains and records it
+        ap.error(f"{elsewhere[0]} is recorded from its sweep's folder: {recorded.record_command(elsewhere[0])}")
     if args.workers < 1:
         ap.error(f"--workers must be a positive integer, got {args.workers}")
     configs = {n: known[n][1]() for n in names}  # every config validated before anything trains

@@ -3,6 +3,7 @@ sessions: each call continues where the last one stopped.
 
     .venv/bin/python scripts/train_stacked_sweep.py --out /data/sweep_1e5 --hours 2.5        # the paper's d and n
     .venv/bin/python scripts/train_stacked_sweep.py --out /tmp/small --d 4000 --n 128 --hours 1
+    .venv/bin/python scripts/train_stacked_sweep.py --out /data/sweep_1e5 --record            # into recorded/
 
 The sweep is the sparse chapter's alpha sweep (16 ... 16,384) on the default profile's data settings with the
 paper's lambda = 1e-3 and step cap 0.01, each member to 2 ln(alpha) / lambda of continuous time (the sparse
@@ -16,6 +17,11 @@ a ``state.npz`` resumes it; one in another arithmetic is refused (a resumed swee
 through only in the same arithmetic). ``--hours`` stops at the first checkpoint after that long. When the sweep is
 done, each member's history is ``<j>.npz`` in config order (plain arrays, no pickles) and ``state.npz`` is removed.
 The sweep's configs are :func:`grok_lib.paper_b.recordings.sparse_paper_lambda_sweep`.
+
+``--record`` trains nothing: it writes the recorded set ``recorded/paper_b/sparse_paper_d`` (the paper's size, the
+defaults above) from the folder as far as the sweep has gone, done or not (the set's manifest says how far), on the
+arithmetic the sweep was trained in; the sparse page reads it. The sweep's products give the same bits with one
+BLAS thread or two (measured on the book's CPU), and one is what the README asks for (``OPENBLAS_NUM_THREADS=1``).
 """
 
 from __future__ import annotations
@@ -26,10 +32,27 @@ from pathlib import Path
 
 import grok_lib  # noqa: F401  first: it pins the arithmetic before numpy loads (grok_lib/arithmetic.py)
 from grok_lib.config import ConfigError, need_int, need_real
+from grok_lib.guard import book_writes
 from grok_lib.paper_b import config as pb, diagonal_sweep, recordings, sweep_folder
 
 #: float64 only: float32 changes four of the sparse chapter's verdicts (benchmarks/README.md).
 DTYPE = "float64"
+
+
+#: The recorded set ``--record`` writes.
+RECORDED = "paper_b/sparse_paper_d"
+
+
+def record(out: Path, configs: list) -> int:
+    """``--record``: the set :data:`RECORDED` from the folder ``out`` (the paper's size only)."""
+    if configs != recordings.sparse_paper_d():
+        raise ConfigError(f"--record writes {RECORDED}, the paper's size: leave --d, --n, --n-test, --data-seed and "
+                          f"--horizon at their defaults")
+    with book_writes():  # recording a set is the one way into recorded/
+        folder, sweep = sweep_folder.record(out, RECORDED, recordings.RECORDINGS[RECORDED][0], configs, DTYPE)
+    state = "done" if sweep["done"] else f"through step {sweep['through_step']:,} of {sweep['last_step']:,}"
+    print(f"recorded {RECORDED} in {folder}: {len(configs)} members, {state}")
+    return 0
 
 
 def main(argv=None) -> int:
@@ -42,6 +65,8 @@ def main(argv=None) -> int:
     ap.add_argument("--horizon", type=float, default=pb.HORIZON["sparse"], help="run length in ln(alpha) / lambda")
     ap.add_argument("--every", type=int, default=10_000, help="steps between checkpoints")
     ap.add_argument("--hours", type=float, default=None, help="stop at the first checkpoint after this long")
+    ap.add_argument("--record", action="store_true",
+                    help=f"train nothing: write recorded/{RECORDED} from the folder as far as the sweep has gone")
     args = ap.parse_args(argv)
     try:
         need_int("--every", args.every, 1)
@@ -49,6 +74,8 @@ def main(argv=None) -> int:
             need_real("--hours", args.hours, 0.0, 1e4, lo_open=False, hi_open=True)
         configs = recordings.sparse_paper_lambda_sweep(args.d, args.n, args.n_test, args.data_seed, args.horizon)
         out = args.out
+        if args.record:
+            return record(out, configs)
         out.mkdir(parents=True, exist_ok=True)
         sweep_folder.check(out, configs, DTYPE)
         if sweep_folder.finished(out, len(configs)) is not None:

@@ -212,11 +212,11 @@ def test_compare_envelope_passes_inside_and_fails_outside():
 def test_a_one_percent_change_of_the_learning_rate_leaves_the_prefix_envelope(name):
     """The envelope tier still fails on a real change: the first steps of a recorded run retrained with a 1%
     larger learning rate differ from the recording by more than the envelope's tolerance."""
-    rec = recorded.load(name, recorded.definitions()[name][1]())
-    config, history = recorded.definitions()[name][1]()[-1], rec.histories[-1]
+    configs = recorded.definitions()[name][1]()
+    history = recorded.load(name, configs).histories[-1]
     rtol = json.loads(ENVELOPE.read_text())["prefix"][name]["rtol"]
-    rate = "lr" if hasattr(config, "lr") else "eta"  # Part C's configs name the learning rate eta
-    rows = recorded.retrain_prefix(replace(config, **{rate: getattr(config, rate) * 1.01}), 200)
+    rate = "lr" if hasattr(configs[-1], "lr") else "eta"  # Part C's configs name the learning rate eta
+    rows = recorded.retrain_set_prefix(name, [replace(c, **{rate: getattr(c, rate) * 1.01}) for c in configs], 200)
     assert recorded.compare_prefix(history, rows, rtol), f"a 1% change of lr stayed within rtol {rtol:g}"
 
 

@@ -42,8 +42,8 @@ def test_set_matches_its_definition_and_checksums(name):
 @pytest.mark.parametrize("name", sorted(SETS))
 def test_todays_code_reproduces_the_first_steps(name, one_thread):
     rec = recorded.load(name, SETS[name][1]())
-    config, history = SETS[name][1]()[-1], rec.histories[-1]
-    rows = recorded.retrain_prefix(config, PREFIX_STEPS)
+    history = rec.histories[-1]
+    rows = recorded.retrain_set_prefix(name, SETS[name][1](), PREFIX_STEPS)
     assert max(rows) >= PREFIX_STEPS * 0.9, sorted(rows)[-3:]
     assert recorded.compare_prefix(history, rows, prefix_rtol(name, rec.manifest)) == []
 

@@ -13,9 +13,11 @@ Modules:
   on the misgrokking data (numpy float64, explicit gradients).
 - :mod:`grok_lib.paper_b.diagonal_sweep` -- a sparse sweep sharing one data set trained as one computation (both
   products over X for every member at once), float64 or float32, on numpy or (the GPU check) torch tensors on a
-  device; measured by ``benchmarks/bench_diagonal_sweep.py``, not yet used by a chapter.
+  device; measured by ``benchmarks/bench_diagonal_sweep.py``; it trains the recorded sweep at the paper's d.
 - :mod:`grok_lib.paper_b.sweep_folder` -- such a sweep kept in a folder and trained over several calls (sessions, device
   leases), each going on from the last checkpoint.
+- :mod:`grok_lib.paper_b.paper_d` -- the sparse page's reading of that sweep (recorded as far as it has gone) beside
+  the same sweep at the book's d: each member's transition on the clock, what the size moves.
 - :mod:`grok_lib.paper_b.margins` -- max-L2-margin (dual, L-BFGS-B) and max-L1-margin (linprog / HiGHS)
   linear classifiers of a training set.
 - :mod:`grok_lib.paper_b.sample_complexity` -- each margin classifier's test accuracy over a doubling grid of
@@ -49,7 +51,8 @@ Modules:
 - :mod:`grok_lib.paper_b.chapters` -- one module per notebook (``chapters/<stem>.py``): its call ``run``, claim-only
   runs, bars and claims, checks, key numbers and tables, the numbers its prose quotes and its figures' drawing.
 - :mod:`grok_lib.paper_b.recordings` -- the recorded sets: matrix completion at the paper's settings,
-  misgrokking at the paper's d, gamma and n (three data seeds, each run to clock 4).
+  misgrokking at the paper's d, gamma and n (three data seeds, each run to clock 4), the sparse sweep at the paper's
+  lambda (at the book's d, and at the paper's d as one stacked sweep), matrix completion with init noise.
 - :mod:`grok_lib.paper_b.statements` -- every statement of Paper B in the seeds, with the claims that test it or
   why none does
 - :mod:`grok_lib.paper_b.kinds` -- Paper B's rows in the table of run kinds (imported here, so they always

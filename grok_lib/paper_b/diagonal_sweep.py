@@ -61,8 +61,9 @@ from .config import SparseConfig
 
 #: Rows per product: sweeps are padded (or split) to multiples of it, so a member's arithmetic is fixed.
 BLOCK = 8
-#: Fields the members of one stacked sweep may differ in (everything else, the data above all, is shared).
-MEMBER_FIELDS = ("alpha", "weight_decay", "lr", "steps")
+#: Fields the members of one stacked sweep may differ in (everything else, the data above all, is shared); ``n_log``
+#: only sets when a member records.
+MEMBER_FIELDS = ("alpha", "weight_decay", "lr", "steps", "n_log")
 #: The number types a sweep may compute in.
 DTYPES = ("float64", "float32")
 
@@ -365,16 +366,28 @@ def _state(step: int, sig: str, u, v, t, seconds: float, members: list) -> Sweep
     return SweepState(step, sig, arrays)
 
 
-def _restore(state: SweepState, sig: str, members: list):
+def _restore(state: SweepState, sig: str, members: list, why: str = "resume"):
     """The block's (u, v, t, step, seconds so far) from ``state``, its members' recordings put back; a ConfigError if
     the state is another sweep's or was made in other arithmetic."""
     if state.signature != sig:
-        raise ConfigError("resume: the checkpoint is of another sweep (its configs, dtype, device or arithmetic "
+        raise ConfigError(f"{why}: the checkpoint is of another sweep (its configs, dtype, device or arithmetic "
                           "differ from these)")
     a = state.arrays
     for j, m in enumerate(members):
         m.restore({k.split("/", 1)[1]: v for k, v in a.items() if k.startswith(f"m{j}/")})
     return a["u"].copy(), a["v"].copy(), a["t"].copy(), state.step, float(a["seconds"])
+
+
+def histories_so_far(state: SweepState, configs: Sequence, dtype: str = "float64",
+                     array_device: Optional[str] = None) -> list[History]:
+    """Each member's history as far as the checkpoint ``state`` has gone: its recorded steps before ``state.step``,
+    bitwise the first rows of the histories the finished sweep returns (``meta``: the seconds so far, the members,
+    and ``through_step``, the step the sweep stands at). A ConfigError if the state is not of this sweep (configs,
+    dtype, arithmetic, device)."""
+    members = [_Member(c) for c in configs]
+    *_, step, seconds = _restore(state, signature(configs, dtype, array_device), members, "read")
+    return [m.history({"seconds": round(seconds, 3), "members": len(configs), "through_step": step})
+            for m in members]
 
 
 class _Member:

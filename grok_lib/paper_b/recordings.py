@@ -20,6 +20,11 @@
   step of :mod:`.diagonal_sweep` saves little, and its longest member would set every member's length), each to 2 ln(alpha) / lambda (0.55-1.9 million steps). Only lambda and the step differ
   from the chapter's figures, so the page can say what lambda moves on the clock lambda t / ln(alpha).
 
+- ``sparse_paper_d``: the alpha sweep of ``sparse_paper_lambda`` at the paper's d = 1e5 and n = 256 (data seed 0), one
+  stacked sweep of 1.94 million steps trained over several sessions (``scripts/train_stacked_sweep.py``) and recorded
+  from its folder as far as it has gone (:data:`RECORD_COMMANDS`; :data:`PREFIX_TRAINERS` retrains its first steps as
+  that sweep).
+
 Each set keeps the metric traces only (no weight snapshots: a d = 1e5 vector per recorded step would be
 megabytes per run, and no claim or table reads them).
 """
@@ -93,6 +98,53 @@ def sparse_paper_lambda_sweep(d: int, n_train: int, n_test: int, data_seed: int 
     return [replace(c, steps=config.steps_for(c, horizon)) for c in sweep]
 
 
+#: The stacked sweep at the paper's own size: its d and n (Sec. 3.2.1, Fig. 1a), and the sweep's dtype.
+PAPER_D, PAPER_N, SWEEP_DTYPE = 100_000, 256, "float64"
+#: The command that trains (over several sessions) and records ``paper_b/sparse_paper_d``.
+SWEEP_COMMAND = ".venv/bin/python scripts/train_stacked_sweep.py --out DIR [--hours H] then --out DIR --record"
+
+
+def sparse_paper_d() -> list:
+    """:func:`sparse_paper_lambda`'s alpha sweep at the paper's d = 1e5 and n = 256 (data seed 0, the default
+    profile's 2,000 test points, the margin cosines kept): :func:`sparse_paper_lambda_sweep` with the defaults of
+    ``scripts/train_stacked_sweep.py``, which trains it as one stacked computation over several sessions (1.94 million
+    steps; about 30 hours of the book's CPU) and records it from its folder, before it is done too: the set then holds
+    every member's rows up to the step the sweep stands at (its manifest's ``sweep``)."""
+    return sparse_paper_lambda_sweep(PAPER_D, PAPER_N, config.PROFILES["default"]["sparse"].n_test)
+
+
+def stacked_prefix(configs: list, steps: int) -> dict[int, dict[str, float]]:
+    """The rows the stacked sweep of ``configs`` records for its last member at the steps <= ``steps`` (trained on the
+    CPU with one thread, as the sweep was), what ``tests/test_recorded.py`` holds against ``paper_b/sparse_paper_d``.
+    Without the margin cosines: their linear program takes minutes and 7.5 GB at d = 1e5, and no other number of
+    the sweep reads them; and the other members record only their first steps (n_log = 2): each record reads the
+    2,000 test points, most of the prefix's time at d = 1e5, and no member's steps depend on another's records
+    (``tests/paper_b/test_train_stacked_sweep.py``)."""
+    from ..arithmetic import one_thread
+    from . import diagonal_sweep
+
+    rows: dict[int, dict[str, float]] = {}
+    last = len(configs) - 1
+
+    class Enough(Exception):
+        pass
+
+    def keep(step: int, row: dict) -> None:
+        if step > steps:
+            raise Enough
+        if row["member"] == last:
+            rows[step] = {k: float(v) for k, v in row.items() if k != "member"}
+
+    try:
+        with one_thread():
+            quiet = [replace(c, margins=False, n_log=2) for c in configs[:-1]]
+            diagonal_sweep.train_sweep(quiet + [replace(configs[-1], margins=False)], SWEEP_DTYPE, progress=False,
+                                       callbacks=(keep,))
+    except Enough:
+        pass
+    return rows
+
+
 #: Matrix completion with initialisation noise (Remark 3.13): the init seeds of the noise, at every level.
 MC_NOISE_SEEDS = (0, 1, 2)
 #: Remark 3.13's "small" initialisation noise (std of each entry of U and V, against alpha = 10): the paper names none.
@@ -118,6 +170,14 @@ RECORDINGS = {
     "paper_b/sparse_paper_lambda": ("Paper B's sparse classification at the paper's lambda 1e-3 and step 0.01, d = 4000: "
                                     "the alpha sweep 16-16384 (data seed 0) and alpha = 128 at data seeds 1, 2",
                                     sparse_paper_lambda, ()),
+    "paper_b/sparse_paper_d": ("Paper B's sparse classification at the paper's d = 1e5, n = 256, lambda 1e-3 and step "
+                               "0.01: the alpha sweep 16-16384 (data seed 0) as one stacked sweep, recorded as far as it "
+                               "has gone", sparse_paper_d, ()),
     "paper_b/mc_init_noise": ("Paper B's matrix completion (default profile) with initialisation noise sigma 1e-4, "
                               "1e-3, 1e-2 at init seeds 0-2 (Remark 3.13)", mc_init_noise, ()),
 }
+
+#: Sets recorded from a stacked sweep's folder, not by ``scripts/record_runs.py``: how to (re)record them.
+RECORD_COMMANDS = {"paper_b/sparse_paper_d": SWEEP_COMMAND}
+#: Their first steps, retrained as the sweep they were trained in.
+PREFIX_TRAINERS = {"paper_b/sparse_paper_d": stacked_prefix}

@@ -51,6 +51,41 @@ def finished(out: Path, n: int) -> Optional[list[History]]:
     return [History.from_bytes(p.read_bytes()) for p in paths]
 
 
+def so_far(out: Path, configs: Sequence, dtype: str = "float64",
+           array_device: Optional[str] = None) -> tuple[list[History], int]:
+    """The members' histories as far as the sweep in ``out`` has gone, and the step it stands at (the longest member's
+    last step + 1 once done): the finished histories, or those of its checkpoint
+    (:func:`diagonal_sweep.histories_so_far`). A one-line ConfigError if the folder holds another sweep or none."""
+    out = Path(out)
+    if not (out / "sweep.json").exists():
+        raise ConfigError(f"the folder {out} holds no sweep (no sweep.json); train one with "
+                          f"scripts/train_stacked_sweep.py --out {out}")
+    check(out, configs, dtype, array_device)
+    done = finished(out, len(configs))
+    if done is not None:
+        return done, max(c.steps for c in configs) + 1
+    state = out / "state.npz"
+    if not state.exists():
+        raise ConfigError(f"the folder {out} has no checkpoint yet (no state.npz); train the sweep on first")
+    histories = diagonal_sweep.histories_so_far(diagonal_sweep.load_state(state), configs, dtype, array_device)
+    return histories, int(histories[0].meta["through_step"])
+
+
+def record(out: Path, name: str, description: str, configs: Sequence, dtype: str = "float64",
+           root: Optional[Path] = None) -> tuple[Path, dict]:
+    """Write the recorded set ``name`` (:mod:`grok_lib.recorded`) from the sweep in ``out`` as far as it has gone
+    (:func:`so_far`); its manifest's ``sweep`` says how far: ``through_step`` (every member's rows before it are in
+    the set), ``last_step`` (the longest member's last) and ``done``. Returns (the set's folder, that ``sweep``)."""
+    from .. import recorded
+
+    histories, step = so_far(out, configs, dtype)
+    last = max(c.steps for c in configs)
+    sweep = {"through_step": step, "last_step": last, "done": step > last}
+    folder = recorded.write(name, description, configs, histories, threads=1, root=root or recorded.RECORDED,
+                            extra={"sweep": sweep})
+    return folder, sweep
+
+
 def train(out: Path, configs: Sequence, dtype: str = "float64", every: int = 10_000,
           stop_after: Optional[float] = None, array_device: Optional[str] = None, progress: bool = True,
           stop_at: Optional[float] = None) -> tuple[Optional[list[History]], dict]:

@@ -76,6 +76,16 @@ def test_compact_test_set_gives_the_same_numbers(monkeypatch):
     assert np.allclose(D.matvec(x_small, beta, chunk=7), x_full @ beta, rtol=1e-13)
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.int8])
+def test_matvec_reuses_one_buffer_with_the_bits_of_a_fresh_array_per_chunk(dtype):
+    """matvec converts each chunk into one reused float64 buffer: bitwise the product of a fresh copy per chunk."""
+    rng = np.random.default_rng(3)
+    x = (rng.standard_normal((300, 64)) * 3).astype(dtype)
+    w = rng.standard_normal(64)
+    want = np.concatenate([x[i:i + 7].astype(np.float64) @ w for i in range(0, 300, 7)])
+    assert np.array_equal(D.matvec(x, w, chunk=7), want)
+
+
 def test_init_norm_is_alpha_and_beta_zero():
     u, v = D.init_params(SparseConfig(d=123, alpha=17.0))
     assert math.hypot(np.linalg.norm(u), np.linalg.norm(v)) == pytest.approx(17.0) and np.all(u * u - v * v == 0)

@@ -59,7 +59,7 @@ def test_float32_stays_near_float64_at_small_alpha():
 
 
 def test_members_must_share_their_data():
-    with pytest.raises(ConfigError, match="differ only in alpha, weight_decay, lr, steps; these differ in data_seed"):
+    with pytest.raises(ConfigError, match="differ only in alpha, weight_decay, lr, steps, n_log; these differ in data_seed"):
         diagonal_sweep.check_stackable([member(4.0), member(16.0, data_seed=1)])
     with pytest.raises(ConfigError, match="at least one config"):
         diagonal_sweep.check_stackable([])

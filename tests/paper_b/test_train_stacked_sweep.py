@@ -5,10 +5,12 @@ import importlib.util
 import json
 
 import numpy as np
+import pytest
 
-from grok_lib import paths
+from grok_lib import paths, recorded
+from grok_lib.config import ConfigError
 from grok_lib.history import History
-from grok_lib.paper_b import diagonal_sweep, recordings
+from grok_lib.paper_b import diagonal_sweep, recordings, sweep_folder
 
 _spec = importlib.util.spec_from_file_location("train_stacked_sweep", paths.ROOT / "scripts" / "train_stacked_sweep.py")
 script = importlib.util.module_from_spec(_spec)
@@ -55,3 +57,63 @@ def test_a_sweep_cut_off_while_writing_its_histories_is_not_done(tmp_path, capsy
     (out / "3.npz").unlink()  # as if the call had died between two histories
     assert script.main(["--out", str(out), *SMALL]) == 0
     assert "starting" in capsys.readouterr().out and (out / "3.npz").exists()  # trained again, not "done"
+
+
+def test_a_checkpoint_reads_as_the_first_rows_of_the_finished_sweep(tmp_path):
+    """A sweep recorded before it is done holds, per member, bitwise the rows the finished sweep has before the
+    checkpoint's step; a folder of another sweep, or without a checkpoint, is a one-line error."""
+    out = tmp_path / "sweep"
+    configs = recordings.sparse_paper_lambda_sweep(64, 16, 50, 0, 0.01)
+    assert script.main(["--out", str(out), *SMALL, "--hours", "0"]) == 0
+    part, step = sweep_folder.so_far(out, configs)
+    assert step == 2000 and all(h.meta["through_step"] == 2000 for h in part)
+    for got, ref in zip(part, diagonal_sweep.train_sweep(configs, progress=False)):
+        kept = ref.steps < step
+        assert np.array_equal(got.steps, ref.steps[kept]) and got.config == ref.config
+        for name in ref.metrics:
+            assert np.array_equal(got[name], ref[name][kept]), name
+    with pytest.raises(ConfigError, match="holds another sweep"):
+        sweep_folder.so_far(out, recordings.sparse_paper_lambda_sweep(65, 16, 50, 0, 0.01))
+    with pytest.raises(ConfigError, match="holds no sweep"):
+        sweep_folder.so_far(tmp_path / "empty", configs)
+
+
+def test_a_sweep_recorded_as_far_as_it_has_gone_loads_as_a_set(tmp_path):
+    """sweep_folder.record writes a recorded set (checksums, configs) whose manifest says how far the sweep has gone;
+    once the sweep is done, it says so."""
+    out, root, name = tmp_path / "sweep", tmp_path / "recorded", "paper_b/sparse_paper_d"
+    configs = recordings.sparse_paper_lambda_sweep(64, 16, 50, 0, 0.01)
+    assert script.main(["--out", str(out), *SMALL, "--hours", "0"]) == 0
+    folder, sweep = sweep_folder.record(out, name, "a small sweep", configs, root=root)
+    last = max(c.steps for c in configs)
+    assert sweep == {"through_step": 2000, "last_step": last, "done": False}
+    rec = recorded.load(name, configs, root)
+    assert rec.manifest["sweep"] == sweep and rec.manifest["command"] == recordings.SWEEP_COMMAND
+    assert all(h.steps.max() < 2000 for h in rec.histories)
+    assert script.main(["--out", str(out), *SMALL]) == 0
+    _, sweep = sweep_folder.record(out, name, "a small sweep", configs, root=root)
+    assert sweep == {"through_step": last + 1, "last_step": last, "done": True}
+    assert [h.steps.max() for h in recorded.load(name, configs, root).histories] == [c.steps for c in configs]
+
+
+def test_record_writes_the_paper_size_only(tmp_path, capsys):
+    assert script.main(["--out", str(tmp_path / "sweep"), *SMALL, "--record"]) == 2
+    assert "--record writes paper_b/sparse_paper_d, the paper's size" in capsys.readouterr().err
+    assert not (tmp_path / "sweep").exists() or not any((tmp_path / "sweep").iterdir())
+
+
+def test_the_stacked_set_is_retrained_as_its_sweep_without_the_margin_cosines():
+    """The first steps of paper_b/sparse_paper_d are retrained as the stacked sweep (recorded.retrain_set_prefix
+    hands the set to recordings.stacked_prefix): bitwise the last member's rows of the sweep trained with its margin
+    classifiers, every metric but the cosines to them; and the set is recorded by its own script, not record_runs."""
+    configs = recordings.sparse_paper_lambda_sweep(64, 16, 50, 0, 0.01)
+    assert all(c.margins for c in configs)
+    rows = recorded.retrain_set_prefix("paper_b/sparse_paper_d", configs, 200)
+    ref = diagonal_sweep.train_sweep(configs, progress=False)[-1]
+    assert 0 in rows and max(rows) <= 200 and len(rows) > 5
+    assert {"cos_l1", "cos_l2"} <= set(ref.metrics) and not {"cos_l1", "cos_l2"} & set(rows[0])
+    index = {int(s): i for i, s in enumerate(ref.steps)}
+    for step, row in rows.items():
+        assert row == {k: float(ref[k][index[step]]) for k in row}, step
+    assert recorded.recorded_elsewhere("paper_b/sparse_paper_d") and not recorded.recorded_elsewhere("paper_b/mc_paper")
+    assert recorded.record_command("paper_b/sparse_paper_d") == recordings.SWEEP_COMMAND

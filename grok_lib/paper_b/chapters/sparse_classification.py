@@ -1,7 +1,7 @@
 """Sparse linear classification with the diagonal net (``notebooks/paper_b/sparse_classification.ipynb``): Fig. 1a
 of Paper B and the theorems' clock ln α / λ. The α and λ sweeps (and Fig. 1a's run at more data seeds, claim-only),
 the claims B.fig1a.* and B.thm.* with their bars, their checks, the tables and key numbers, the numbers the prose
-quotes, the recorded α sweep at the paper's λ, and the three figures."""
+quotes, the recorded α sweep at the paper's λ (and at the paper's d: :mod:`grok_lib.paper_b.paper_d`), and the three figures."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from ...figure_numbers import none_if_nan
 from ...grading import Bar, Choice, Claim, draw, grade, moved, not_graded, Result
 from ...history import History
 from ...notebook import Run, start
-from .. import config, measure, recordings, regimes
+from .. import config, measure, paper_d, recordings, regimes
 from ..claim_terms import (END_ACC, KERNEL_ENDS, KERNEL_START, KERNEL_WINDOW, KERNEL_WINDOW_END, ONSET_ACC, REBUTTAL,
                            SAME_LAMBDA_T, SLOPE, SLOPE_GRID, TRANSITION_LEVELS)
 from ..curve_numbers import at_clocks, fit_attr, rounded, run_tag
@@ -755,6 +755,22 @@ def paper_lambda_reading(run: Run) -> dict[str, str]:
     """:func:`paper_lambda_words` of the recorded set (its manifest says where and when it was recorded)."""
     return paper_lambda_words(paper_lambda_runs(), paper_lambda_rows(run), focus_run(run.groups),
                               recorded_runs.read_manifest("paper_b/sparse_paper_lambda"))
+
+
+def paper_d_runs() -> list[History]:
+    """The recorded set ``sparse_paper_d``: the alpha sweep at the paper's lambda, step, d and n, as far as it has gone."""
+    return recorded("sparse_paper_d")
+
+
+def paper_d_rows() -> list[dict]:
+    """:func:`grok_lib.paper_b.paper_d.size_table` of that set against the one at this page's d."""
+    return paper_d.size_table(paper_d_runs(), paper_lambda_runs())
+
+
+def paper_d_reading() -> dict[str, str]:
+    """:func:`grok_lib.paper_b.paper_d.size_words` of that set (its manifest says how far it has gone)."""
+    return paper_d.size_words(paper_d_runs(), paper_lambda_runs(),
+                              recorded_runs.read_manifest("paper_b/sparse_paper_d"))
 
 
 def fig1a_sparse(h: History, alpha_sweep: Sequence[History]) -> plt.Figure:
