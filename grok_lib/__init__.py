@@ -4,6 +4,7 @@ The shared core, one module per concern (it imports no paper package; ``chapters
 read a part's modules by name):
 
 - :mod:`grok_lib.arithmetic`      the pinned floating-point arithmetic (set before numpy and torch load), recorded and keyed
+- :mod:`grok_lib.blas`            numpy's OpenBLAS held to one thread inside a block (ctypes; numpy has no call for it)
 - :mod:`grok_lib.config`          one-line validation errors, named profiles, device resolution
 - :mod:`grok_lib.kinds`           the table of run kinds: how each config type trains, what its key hashes
 - :mod:`grok_lib.history`         a training history: plain arrays, saved as npz

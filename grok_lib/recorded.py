@@ -155,10 +155,12 @@ def machine() -> str:
 
 
 def write(name: str, description: str, configs: Sequence, histories: Sequence[History], *, threads,
-          blocks: Sequence[str] = (), root: Path = RECORDED, extra: dict | None = None) -> Path:
+          blocks: Sequence[str] = (), root: Path = RECORDED, extra: dict | None = None,
+          code: str | None = None) -> Path:
     """Write the set ``name`` (every file atomically, the manifest last: a reader never sees a
     manifest whose files are not all in place). ``extra``: more fields of the manifest (a sweep recorded before it
-    is done says how far it has gone)."""
+    is done says how far it has gone); ``code``: the source hash of the code that trained the runs, where it is not
+    their kind's (:func:`grok_lib.kinds.code_version`; a stacked sweep's trainer is another module)."""
     import torch
 
     folder = set_dir(name, root)
@@ -168,7 +170,7 @@ def write(name: str, description: str, configs: Sequence, histories: Sequence[Hi
         data = compressed_npz(traces(history, blocks).arrays())
         atomic_write(folder / f"{i}.npz", data)
         runs.append({"file": f"{i}.npz", "sha256": hashlib.sha256(data).hexdigest(), "kind": kind_of(config).name,
-                     "config": to_dict(config), "code": code_version(kind_of(config)),
+                     "config": to_dict(config), "code": code or code_version(kind_of(config)),
                      "seconds": history.meta.get("seconds")})
     manifest = {
         "set": name, "description": description, "command": record_command(name),

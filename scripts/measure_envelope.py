@@ -431,6 +431,8 @@ def main() -> int:
     if args.worker:
         worker(Path(args.worker), args.notebooks, args.sets)
         return 0
+    if args.sets_only and args.regrade is None:
+        ap.error("--sets-only goes with --regrade")
     if args.regrade is not None:
         from grok_lib import claims
 

@@ -33,7 +33,8 @@ def main() -> int:
     args = ap.parse_args()
     if args.list:
         for name, (description, configs, _) in known.items():
-            print(f"{name}: {description} ({len(configs())} runs)")
+            how = f"; recorded with {recorded.record_command(name)}" if recorded.recorded_elsewhere(name) else ""
+            print(f"{name}: {description} ({len(configs())} runs{how})")
         return 0
     names = [n for n in known if not recorded.recorded_elsewhere(n)] if args.all else args.sets
     unknown = [n for n in names if n not in known]

@@ -20,8 +20,8 @@ The sweep's configs are :func:`grok_lib.paper_b.recordings.sparse_paper_lambda_s
 
 ``--record`` trains nothing: it writes the recorded set ``recorded/paper_b/sparse_paper_d`` (the paper's size, the
 defaults above) from the folder as far as the sweep has gone, done or not (the set's manifest says how far), on the
-arithmetic the sweep was trained in; the sparse page reads it. The sweep's products give the same bits with one
-BLAS thread or two (measured on the book's CPU), and one is what the README asks for (``OPENBLAS_NUM_THREADS=1``).
+arithmetic the sweep was trained in; the sparse page reads it. Training runs numpy's OpenBLAS in one thread
+(:func:`grok_lib.blas.one_thread`): the products give the same bits with two, the records' norms do not.
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ from pathlib import Path
 
 import grok_lib  # noqa: F401  first: it pins the arithmetic before numpy loads (grok_lib/arithmetic.py)
 from grok_lib.config import ConfigError, need_int, need_real
+from grok_lib import blas
 from grok_lib.guard import book_writes
 from grok_lib.paper_b import config as pb, diagonal_sweep, recordings, sweep_folder
 
@@ -50,7 +51,7 @@ def record(out: Path, configs: list) -> int:
                           f"--horizon at their defaults")
     with book_writes():  # recording a set is the one way into recorded/
         folder, sweep = sweep_folder.record(out, RECORDED, recordings.RECORDINGS[RECORDED][0], configs, DTYPE)
-    state = "done" if sweep["done"] else f"through step {sweep['through_step']:,} of {sweep['last_step']:,}"
+    state = "done" if sweep["done"] else f"standing at step {sweep['through_step']:,} of {sweep['last_step']:,}"
     print(f"recorded {RECORDED} in {folder}: {len(configs)} members, {state}")
     return 0
 
@@ -89,8 +90,13 @@ def main(argv=None) -> int:
     resuming = state.exists() and diagonal_sweep.load_state(state).step
     print(f"{len(configs)} members, d = {args.d}, n = {args.n}, {longest:,} steps; "
           + (f"resuming at step {resuming:,}" if resuming else "starting"), flush=True)
-    histories, info = sweep_folder.train(out, configs, DTYPE, args.every,
-                                         None if args.hours is None else args.hours * 3600)
+    try:
+        with blas.one_thread():  # the sweep's numbers whatever OPENBLAS_NUM_THREADS says (its reductions' last bits)
+            histories, info = sweep_folder.train(out, configs, DTYPE, args.every,
+                                                 None if args.hours is None else args.hours * 3600)
+    except ConfigError as err:  # the folder names other code (sweep_folder.adopt_code)
+        print(f"train_stacked_sweep.py: {err}", file=sys.stderr)
+        return 2
     if histories is None:
         print(f"stopped at step {info['stopped_at']:,} of {longest:,} after {info['seconds']:.0f} s; run again to go on")
         return 0

@@ -429,7 +429,7 @@ def test_a_sparse_sweep_begun_with_another_torch_is_left_alone_and_said_so(tmp_p
     (folder / "sweep.json").write_text(json.dumps(described | {"torch": "2.11.0+cu130"}))
     paper_b_runs.sparse_paper(report, "cpu", smoke=True)
     (skipped,) = [s for s in report.data["skipped"] if s["what"] == "Part B sparse sweep"]
-    assert "was trained with torch 2.11.0+cu130" in skipped["why"] and "resume it where it started" in skipped["why"]
+    assert "was trained with torch 2.11.0+cu130" in skipped["why"] and "go on with it or record it where it started" in skipped["why"]
     assert report.data["failures"] == [] and not (folder / "state.npz").exists()
 
 

@@ -18,8 +18,8 @@ row's result is bitwise the same whichever rows sit beside it (``tests/paper_b/t
 checks a member of a 5-member sweep against the same config trained alone). It is not bitwise the
 member-by-member trainer's (a matrix product sums in another order than a matrix-vector product: they agree
 to about 1e-15), so runs trained here must not share the run store's entries with :func:`diagonal.train`'s.
-Nothing in the book trains here yet: the benchmark (``benchmarks/bench_diagonal_sweep.py``),
-``scripts/train_stacked_sweep.py``, the tests and the GPU check do.
+``make book`` trains nothing here: the benchmark (``benchmarks/bench_diagonal_sweep.py``),
+``scripts/train_stacked_sweep.py`` (the recorded set ``paper_b/sparse_paper_d``), the tests and the GPU check do.
 
 **Resumable.** A sweep of at most :data:`BLOCK` members (one block: the 5-alpha sweep is one) can hand a
 :class:`SweepState` to ``on_checkpoint`` every ``checkpoint_every`` steps and continue from one (``resume``): the

@@ -84,7 +84,7 @@ def size_words(at_paper_d: Sequence[History], at_book_d: Sequence[History], mani
         "size_d": f"{first.d:,}", "size_n": f"{first.n_train}", "size_book_d": f"{book.d:,}",
         "size_book_n": f"{book.n_train}", "size_n_test": f"{first.n_test:,}",
         "size_alphas": ", ".join(f"{h.cfg.alpha:g}" for h in at_paper_d), "size_seed": f"{first.data_seed}",
-        "size_through": f"{sweep['through_step']:,}", "size_last": f"{sweep['last_step']:,}",
+        "size_through": f"{min(sweep['through_step'], sweep['last_step']):,}", "size_last": f"{sweep['last_step']:,}",
         "size_percent": f"{100 * min(sweep['through_step'], sweep['last_step']) / sweep['last_step']:.0f}%",
         "size_state": "done" if sweep["done"] else "not done",
         "size_hours": f"{max(r['seconds'] for r in manifest['runs']) / 3600:.1f} h",  # each member's: the sweep's

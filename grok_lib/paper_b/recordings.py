@@ -1,5 +1,6 @@
 """Paper B's recorded sets (see :mod:`grok_lib.recorded`): runs at the paper's own scale, too long for
-``make book``, trained once with ``scripts/record_runs.py`` and committed under ``recorded/paper_b/``.
+``make book``, trained once with ``scripts/record_runs.py`` (``sparse_paper_d``: over several sessions with
+``scripts/train_stacked_sweep.py``) and committed under ``recorded/paper_b/``.
 
 - ``mc_paper``: matrix completion at the paper's settings (Sec. 3.3.3: d = 97, 5% of the entries observed,
   alpha = 10, lambda = 1e-4, step 0.1, full-batch GD, no init noise: the ``paper`` profile's config) for
@@ -108,18 +109,19 @@ def sparse_paper_d() -> list:
     """:func:`sparse_paper_lambda`'s alpha sweep at the paper's d = 1e5 and n = 256 (data seed 0, the default
     profile's 2,000 test points, the margin cosines kept): :func:`sparse_paper_lambda_sweep` with the defaults of
     ``scripts/train_stacked_sweep.py``, which trains it as one stacked computation over several sessions (1.94 million
-    steps; about 30 hours of the book's CPU) and records it from its folder, before it is done too: the set then holds
+    steps; its pace on the book's CPU is in ``benchmarks/README.md``) and records it from its folder, before it is done too: the set then holds
     every member's rows up to the step the sweep stands at (its manifest's ``sweep``)."""
     return sparse_paper_lambda_sweep(PAPER_D, PAPER_N, config.PROFILES["default"]["sparse"].n_test)
 
 
 def stacked_prefix(configs: list, steps: int) -> dict[int, dict[str, float]]:
     """The rows the stacked sweep of ``configs`` records for its last member at the steps <= ``steps`` (trained on the
-    CPU with one thread, as the sweep was), what ``tests/test_recorded.py`` holds against ``paper_b/sparse_paper_d``.
+    CPU with one torch and one OpenBLAS thread, as the sweep was), what ``tests/test_recorded.py`` holds against ``paper_b/sparse_paper_d``.
     Without the margin cosines: their linear program takes minutes and 7.5 GB at d = 1e5, and no other number of
     the sweep reads them; and the other members record only their first steps (n_log = 2): each record reads the
     2,000 test points, most of the prefix's time at d = 1e5, and no member's steps depend on another's records
     (``tests/paper_b/test_train_stacked_sweep.py``)."""
+    from .. import blas
     from ..arithmetic import one_thread
     from . import diagonal_sweep
 
@@ -136,7 +138,7 @@ def stacked_prefix(configs: list, steps: int) -> dict[int, dict[str, float]]:
             rows[step] = {k: float(v) for k, v in row.items() if k != "member"}
 
     try:
-        with one_thread():
+        with one_thread(), blas.one_thread():
             quiet = [replace(c, margins=False, n_log=2) for c in configs[:-1]]
             diagonal_sweep.train_sweep(quiet + [replace(configs[-1], margins=False)], SWEEP_DTYPE, progress=False,
                                        callbacks=(keep,))

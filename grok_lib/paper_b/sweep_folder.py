@@ -3,7 +3,8 @@ the last one stopped: across sessions on the CPU (``scripts/train_stacked_sweep.
 check, ``benchmarks/paper_b_runs.py``).
 
 The folder holds ``sweep.json`` (the sweep's configs, dtype, arithmetic and, off numpy, the device of its arrays,
-torch's version and on a GPU its name: the checkpoint's own signature, which a call must match), ``state.npz`` (the
+torch's version and on a GPU its name: the checkpoint's own signature, which a call must match; and ``code``, the
+source hash of the modules whose numbers it records, which a call that trains must match too), ``state.npz`` (the
 last checkpoint, written atomically) and, once the sweep is done, each member's history ``<j>.npz`` in config order
 (plain arrays, no pickles), the checkpoint removed.
 A resumed sweep is bitwise the sweep run straight through, in the same arithmetic on the same device only.
@@ -19,7 +20,27 @@ from typing import Optional, Sequence
 from ..atomic import atomic_write
 from ..config import ConfigError
 from ..history import History
-from . import diagonal_sweep
+from ..kinds import source_hash
+from . import diagonal, diagonal_sweep
+
+
+def code_hash() -> str:
+    """The source hash of the modules a sweep's numbers come from (its step and its records)."""
+    return source_hash([diagonal, diagonal_sweep])
+
+
+def adopt_code(out: Path, step: int) -> None:
+    """Name this code in ``out``'s sweep.json before training goes on from ``step``; a ConfigError if it names other
+    code (a resumed sweep would join two versions of the numeric code). A folder begun before sweep.json named its code
+    adopts the code that first continues it, from ``step`` on (``code_from_step``)."""
+    path = Path(out) / "sweep.json"
+    held = json.loads(path.read_text())
+    if "code" not in held:
+        atomic_write(path, (json.dumps(held | {"code": code_hash(), "code_from_step": step}, indent=1, sort_keys=True)
+                            + "\n").encode())
+    elif held["code"] != code_hash():
+        raise ConfigError(f"the folder {out} was trained with the code {held['code']} of grok_lib/paper_b/diagonal.py and "
+                          f"diagonal_sweep.py, these are {code_hash()}: go on with that code or start another folder")
 
 def check(out: Path, configs: Sequence, dtype: str, array_device: Optional[str] = None) -> None:
     """``out``'s sweep.json must describe this sweep (written on the first call); a one-line ConfigError if it names
@@ -40,7 +61,7 @@ def check(out: Path, configs: Sequence, dtype: str, array_device: Optional[str] 
             if field == "array_device":  # None: the numpy path
                 was, now = was or "numpy", now or "numpy"
             raise ConfigError(f"the folder {out} was trained with {field} {was}, this call computes with {now}: "
-                              f"resume it where it started")
+                              f"go on with it or record it where it started")
 
 
 def finished(out: Path, n: int) -> Optional[list[History]]:
@@ -75,14 +96,18 @@ def record(out: Path, name: str, description: str, configs: Sequence, dtype: str
            root: Optional[Path] = None) -> tuple[Path, dict]:
     """Write the recorded set ``name`` (:mod:`grok_lib.recorded`) from the sweep in ``out`` as far as it has gone
     (:func:`so_far`); its manifest's ``sweep`` says how far: ``through_step`` (every member's rows before it are in
-    the set), ``last_step`` (the longest member's last) and ``done``. Returns (the set's folder, that ``sweep``)."""
+    the set), ``last_step`` (the longest member's last), ``done``, and the code that trained it (:func:`adopt_code`;
+    None for the steps before a folder named it). Returns (the set's folder, that ``sweep``)."""
     from .. import recorded
 
     histories, step = so_far(out, configs, dtype)
     last = max(c.steps for c in configs)
-    sweep = {"through_step": step, "last_step": last, "done": step > last}
+    held = json.loads((Path(out) / "sweep.json").read_text())
+    sweep = {"through_step": step, "last_step": last, "done": step > last, "code": held.get("code"),
+             "code_from_step": held.get("code_from_step")}
     folder = recorded.write(name, description, configs, histories, threads=1, root=root or recorded.RECORDED,
-                            extra={"sweep": sweep})
+                            extra={"sweep": sweep},
+                            code=held.get("code") or "not named (the folder was begun before sweep.json named its code)")
     return folder, sweep
 
 
@@ -103,6 +128,7 @@ def train(out: Path, configs: Sequence, dtype: str = "float64", every: int = 10_
         return done, {"started_at": max(c.steps for c in configs), "stopped_at": None, "seconds": 0.0}
     state_path = out / "state.npz"
     resume = diagonal_sweep.load_state(state_path) if state_path.exists() else None
+    adopt_code(out, resume.step if resume else 0)
     t0, saved = time.perf_counter(), {}
 
     def save(state):

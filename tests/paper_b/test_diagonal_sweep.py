@@ -220,7 +220,7 @@ def test_a_sweep_folder_names_what_differs(tmp_path):
     sweep_folder.check(tmp_path, sweep, "float64")
     with pytest.raises(ConfigError, match="holds another sweep \\(its sweep.json names dtype float64\\)"):
         sweep_folder.check(tmp_path, sweep, "float32")
-    with pytest.raises(ConfigError, match="was trained with array_device numpy, this call computes with cpu: resume"):
+    with pytest.raises(ConfigError, match="was trained with array_device numpy, this call computes with cpu: go on with it"):
         sweep_folder.check(tmp_path, sweep, "float64", array_device="cpu")
     if not __import__("torch").cuda.is_available():
         with pytest.raises(ConfigError, match="array_device 'cuda' was requested but torch.cuda.is_available"):

@@ -46,7 +46,7 @@ def test_a_folder_holds_one_sweep_in_one_arithmetic(tmp_path, capsys):
     described = json.loads((out / "sweep.json").read_text())
     (out / "sweep.json").write_text(json.dumps(described | {"arithmetic": "another"}))
     assert script.main(["--out", str(out), *SMALL]) == 2
-    assert "resume it where it started" in capsys.readouterr().err
+    assert "go on with it or record it where it started" in capsys.readouterr().err
     assert script.main(["--out", str(tmp_path / "x"), *SMALL[:-2], "--every", "0"]) == 2
     assert "--every must be an integer" in capsys.readouterr().err
 
@@ -86,13 +86,14 @@ def test_a_sweep_recorded_as_far_as_it_has_gone_loads_as_a_set(tmp_path):
     assert script.main(["--out", str(out), *SMALL, "--hours", "0"]) == 0
     folder, sweep = sweep_folder.record(out, name, "a small sweep", configs, root=root)
     last = max(c.steps for c in configs)
-    assert sweep == {"through_step": 2000, "last_step": last, "done": False}
+    assert sweep == {"through_step": 2000, "last_step": last, "done": False, "code": sweep_folder.code_hash(),
+                     "code_from_step": 0}
     rec = recorded.load(name, configs, root)
     assert rec.manifest["sweep"] == sweep and rec.manifest["command"] == recordings.SWEEP_COMMAND
     assert all(h.steps.max() < 2000 for h in rec.histories)
     assert script.main(["--out", str(out), *SMALL]) == 0
     _, sweep = sweep_folder.record(out, name, "a small sweep", configs, root=root)
-    assert sweep == {"through_step": last + 1, "last_step": last, "done": True}
+    assert (sweep["through_step"], sweep["done"]) == (last + 1, True)
     assert [h.steps.max() for h in recorded.load(name, configs, root).histories] == [c.steps for c in configs]
 
 
@@ -111,9 +112,28 @@ def test_the_stacked_set_is_retrained_as_its_sweep_without_the_margin_cosines():
     rows = recorded.retrain_set_prefix("paper_b/sparse_paper_d", configs, 200)
     ref = diagonal_sweep.train_sweep(configs, progress=False)[-1]
     assert 0 in rows and max(rows) <= 200 and len(rows) > 5
+    assert set(rows[0]) == set(ref.metrics) - {"cos_l1", "cos_l2"}  # every metric of the sweep but those cosines
     assert {"cos_l1", "cos_l2"} <= set(ref.metrics) and not {"cos_l1", "cos_l2"} & set(rows[0])
     index = {int(s): i for i, s in enumerate(ref.steps)}
     for step, row in rows.items():
         assert row == {k: float(ref[k][index[step]]) for k in row}, step
     assert recorded.recorded_elsewhere("paper_b/sparse_paper_d") and not recorded.recorded_elsewhere("paper_b/mc_paper")
     assert recorded.record_command("paper_b/sparse_paper_d") == recordings.SWEEP_COMMAND
+
+
+def test_a_folder_names_the_code_that_trains_it(tmp_path, capsys):
+    """The first training call names the code in sweep.json (from its step on); a call with other code is refused in
+    one line, and a recording says which code trained the set."""
+    out = tmp_path / "sweep"
+    assert script.main(["--out", str(out), *SMALL, "--hours", "0"]) == 0
+    held = json.loads((out / "sweep.json").read_text())
+    assert held["code"] == sweep_folder.code_hash() and held["code_from_step"] == 0
+    configs = recordings.sparse_paper_lambda_sweep(64, 16, 50, 0, 0.01)
+    _, sweep = sweep_folder.record(out, "paper_b/sparse_paper_d", "a small sweep", configs, root=tmp_path / "rec")
+    assert sweep["code"] == held["code"]
+    (out / "sweep.json").write_text(json.dumps(held | {"code": "0123456789ab"}))
+    capsys.readouterr()
+    assert script.main(["--out", str(out), *SMALL]) == 2
+    err = capsys.readouterr().err
+    assert "was trained with the code 0123456789ab" in err and len(err.strip().splitlines()) == 1
+    assert diagonal_sweep.load_state(out / "state.npz").step == 2000  # nothing trained
