@@ -36,6 +36,12 @@ def record_spacing(h: History) -> float:
     return float(np.diff(c).max()) if len(c) > 1 else math.nan
 
 
+def book_runs(at_paper_d: Sequence[History], at_book_d: Sequence[History]) -> dict[float, History]:
+    """The book's run per alpha at the data seed of the sweep at the paper's size."""
+    seed = at_paper_d[0].cfg.data_seed
+    return {h.cfg.alpha: h for h in at_book_d if h.cfg.data_seed == seed}
+
+
 def _shown(x: float):
     return rounded(x) if math.isfinite(x) else NOT_YET
 
@@ -43,8 +49,7 @@ def _shown(x: float):
 def size_table(at_paper_d: Sequence[History], at_book_d: Sequence[History]) -> list[dict]:
     """Per member of the sweep at the paper's size: alpha, its last recorded step and clock, the transition's start and
     end on the clock there, and at the book's size (``at_book_d``: its run at the same alpha and data seed)."""
-    seed = at_paper_d[0].cfg.data_seed
-    book = {h.cfg.alpha: h for h in at_book_d if h.cfg.data_seed == seed}
+    book = book_runs(at_paper_d, at_book_d)
     big, small = f"d = {at_paper_d[0].cfg.d:,}", f"d = {next(iter(book.values())).cfg.d:,}" if book else "book's d"
     rows = []
     for h in at_paper_d:
@@ -59,8 +64,7 @@ def size_table(at_paper_d: Sequence[History], at_book_d: Sequence[History]) -> l
 def shifts(at_paper_d: Sequence[History], at_book_d: Sequence[History]) -> list[tuple[float, float, float]]:
     """(alpha, start shift, end shift) on the clock, paper's size minus book's, for every member whose transition the
     recording has reached (both crossings) and the book's set has at the same alpha and data seed."""
-    seed = at_paper_d[0].cfg.data_seed
-    book = {h.cfg.alpha: h for h in at_book_d if h.cfg.data_seed == seed}
+    book = book_runs(at_paper_d, at_book_d)
     out = []
     for h in at_paper_d:
         s, e = fractions(h)
@@ -74,7 +78,7 @@ def size_words(at_paper_d: Sequence[History], at_book_d: Sequence[History], mani
     """The glued words of the sparse page's section "At the paper's d": the two sizes, how far the sweep has gone
     (``manifest["sweep"]``, written by :func:`grok_lib.paper_b.sweep_folder.record`), its CPU time so far, and per
     member what the larger size moves (or the clock it stands at)."""
-    first, book = at_paper_d[0].cfg, next(h.cfg for h in at_book_d if h.cfg.data_seed == at_paper_d[0].cfg.data_seed)
+    first, book = at_paper_d[0].cfg, next(iter(book_runs(at_paper_d, at_book_d).values())).cfg
     sweep = manifest["sweep"]
     moved = shifts(at_paper_d, at_book_d)
     done = {a for a, _, _ in moved}

@@ -24,6 +24,10 @@ from ..kinds import source_hash
 from . import diagonal, diagonal_sweep
 
 
+def _write_description(path: Path, described: dict) -> None:
+    atomic_write(path, (json.dumps(described, indent=1, sort_keys=True) + "\n").encode())
+
+
 def code_hash() -> str:
     """The source hash of the modules a sweep's numbers come from (its step and its records)."""
     return source_hash([diagonal, diagonal_sweep])
@@ -36,8 +40,7 @@ def adopt_code(out: Path, step: int) -> None:
     path = Path(out) / "sweep.json"
     held = json.loads(path.read_text())
     if "code" not in held:
-        atomic_write(path, (json.dumps(held | {"code": code_hash(), "code_from_step": step}, indent=1, sort_keys=True)
-                            + "\n").encode())
+        _write_description(path, held | {"code": code_hash(), "code_from_step": step})
     elif held["code"] != code_hash():
         raise ConfigError(f"the folder {out} was trained with the code {held['code']} of grok_lib/paper_b/diagonal.py and "
                           f"diagonal_sweep.py, these are {code_hash()}: go on with that code or start another folder")
@@ -48,7 +51,7 @@ def check(out: Path, configs: Sequence, dtype: str, array_device: Optional[str] 
     described = json.loads(diagonal_sweep.signature(configs, dtype, array_device))
     path = Path(out) / "sweep.json"
     if not path.exists():
-        atomic_write(path, (json.dumps(described, indent=1, sort_keys=True) + "\n").encode())
+        _write_description(path, described)
         return
     held = json.loads(path.read_text())
     for field, what in (("configs", "other configs"), ("dtype", f"dtype {held.get('dtype')}")):
