@@ -55,7 +55,8 @@ html: env
 
 # --durations: the slowest tests, printed at the end (where make test's time goes).
 # -n auto --dist loadfile: one pytest worker per core (pytest-xdist), each test file whole on one worker (a
-# notebook's nbval cells run in order in one kernel; a module's fixtures are built once). The tests and nbval
+# notebook's nbval cells run in order in one kernel; a module's fixtures are built once; the files that read the
+# built book are one unit, tests/conftest.py BOOK_FILES, so it is built once). The tests and nbval
 # run one after the other, as two sessions: nbval re-executes the notebooks in the committed settings, which
 # write figures/, while tests on the other worker check that no rerun writes there (conftest.book_unchanged).
 PYTEST_ARGS := --durations=40 -n auto --dist loadfile

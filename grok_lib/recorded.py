@@ -37,7 +37,7 @@ import zipfile
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 
@@ -301,23 +301,34 @@ class _Enough(Exception):
     """Raised from a training callback to stop a prefix run."""
 
 
-def retrain_prefix(config, steps: int) -> dict[int, dict[str, float]]:
-    """The rows today's code records for ``config`` at its recorded steps <= ``steps`` (trained on the
-    CPU and stopped after them): what :func:`compare_prefix` holds against a recording."""
+def prefix_rows(train: Callable[[tuple], None], steps: int, member: int | None = None) -> dict[int, dict[str, float]]:
+    """The rows ``train(callbacks)`` records at its steps <= ``steps``, stopped right after them: of every row, or of
+    the sweep member ``member`` only (a row's "member" field). ``train`` is called with the one callback that keeps
+    them; it returns or raises nothing of its own when stopped."""
     rows: dict[int, dict[str, float]] = {}
 
     def keep(step: int, row: dict) -> None:
         if step > steps:
             raise _Enough
-        rows[step] = {k: float(v) for k, v in row.items() if k != "member"}
+        if member is None or row.get("member") == member:
+            rows[step] = {k: float(v) for k, v in row.items() if k != "member"}
 
     try:
-        with arithmetic.one_thread():  # as the store trains every run
-            kind_of(config).train([config], device="cpu", resume=None, on_checkpoint=None, progress=False,
-                                  callbacks=(keep,))
+        train((keep,))
     except _Enough:
         pass
     return rows
+
+
+def retrain_prefix(config, steps: int) -> dict[int, dict[str, float]]:
+    """The rows today's code records for ``config`` at its recorded steps <= ``steps`` (trained on the
+    CPU and stopped after them): what :func:`compare_prefix` holds against a recording."""
+    def train(callbacks: tuple) -> None:
+        with arithmetic.one_thread():  # as the store trains every run
+            kind_of(config).train([config], device="cpu", resume=None, on_checkpoint=None, progress=False,
+                                  callbacks=callbacks)
+
+    return prefix_rows(train, steps)
 
 
 def retrain_set_prefix(name: str, configs: Sequence, steps: int) -> dict[int, dict[str, float]]:

@@ -11,6 +11,34 @@ from grok_lib.store import RunStore
 
 ROOT = Path(__file__).resolve().parent.parent
 
+#: The test files that read the built book (the session fixture ``built_book``, directly or through
+#: test_browser's ``site``). A session is one per xdist worker, so the book is built once per worker that runs
+#: one of them: under ``--dist loadfile`` (the Makefile's) they run as one work unit, on one worker, and the book
+#: is built once (about 3 min of a core) instead of once on each worker.
+BOOK_FILES = ("tests/test_book.py", "tests/test_browser.py", "tests/test_browser_layout.py",
+              "tests/test_browser_pages.py", "tests/test_browser_search.py")
+
+
+def work_unit(nodeid: str) -> str:
+    """The work unit of a test under ``--dist loadfile``: its file, or one unit for every file of BOOK_FILES."""
+    path = nodeid.split("::", 1)[0]
+    return "the built book" if path in BOOK_FILES else path
+
+
+def pytest_xdist_make_scheduler(config, log):
+    """xdist's file scheduling with the book's files as one unit (:func:`work_unit`); any other --dist as xdist
+    has it (None: xdist's own hook decides)."""
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadFileScheduling
+
+    class BookFilesTogether(LoadFileScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return work_unit(nodeid)
+
+    return BookFilesTogether(config, log)
+
+
 
 @pytest.fixture
 def ci_config():

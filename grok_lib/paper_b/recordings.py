@@ -123,28 +123,17 @@ def stacked_prefix(configs: list, steps: int) -> dict[int, dict[str, float]]:
     (``tests/paper_b/test_train_stacked_sweep.py``)."""
     from .. import blas
     from ..arithmetic import one_thread
+    from ..recorded import prefix_rows
     from . import diagonal_sweep
 
-    rows: dict[int, dict[str, float]] = {}
-    last = len(configs) - 1
+    quiet = [replace(c, margins=False, n_log=2) for c in configs[:-1]]
 
-    class Enough(Exception):
-        pass
-
-    def keep(step: int, row: dict) -> None:
-        if step > steps:
-            raise Enough
-        if row["member"] == last:
-            rows[step] = {k: float(v) for k, v in row.items() if k != "member"}
-
-    try:
+    def train(callbacks: tuple) -> None:
         with one_thread(), blas.one_thread():
-            quiet = [replace(c, margins=False, n_log=2) for c in configs[:-1]]
             diagonal_sweep.train_sweep(quiet + [replace(configs[-1], margins=False)], SWEEP_DTYPE, progress=False,
-                                       callbacks=(keep,))
-    except Enough:
-        pass
-    return rows
+                                       callbacks=callbacks)
+
+    return prefix_rows(train, steps, member=len(configs) - 1)
 
 
 #: Matrix completion with initialisation noise (Remark 3.13): the init seeds of the noise, at every level.
