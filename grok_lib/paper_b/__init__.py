@@ -16,6 +16,8 @@ Modules:
   device; measured by ``benchmarks/bench_diagonal_sweep.py``; it trains the recorded sweep at the paper's d.
 - :mod:`grok_lib.paper_b.sweep_folder` -- such a sweep kept in a folder and trained over several calls (sessions, device
   leases), each going on from the last checkpoint.
+- :mod:`grok_lib.paper_b.paper_lambda` -- the sparse page's reading of its alpha sweep at the paper's lambda and step
+  (recorded at d = 4,000) beside the chapter's runs at the book's lambda.
 - :mod:`grok_lib.paper_b.paper_d` -- the sparse page's reading of that sweep (recorded as far as it has gone) beside
   the same sweep at the book's d: each member's transition on the clock, what the size moves.
 - :mod:`grok_lib.paper_b.margins` -- max-L2-margin (dual, L-BFGS-B) and max-L1-margin (linprog / HiGHS)

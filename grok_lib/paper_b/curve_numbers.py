@@ -1,5 +1,5 @@
 """What several of Part B's chapters' tables and key numbers read off runs: a run's tag, rounding, values at points
-of the clock or at steps, a fitted line's attribute, and one table's rows at every seed."""
+of the clock or at steps, a fitted line's attribute, one table's rows at every seed, and a run's transition row."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import numpy as np
 
 from ..figure_numbers import none_if_nan
 from ..history import History
+from . import measure
 from ..tables import format_value
 from . import measure
 
@@ -59,3 +60,13 @@ def seeds_table(tables: dict, keys: Sequence[str], columns: Sequence[str]) -> li
         row |= {f"{c} (seeds {seeds})": " / ".join(format_value(r[c]) for r in same) for c in columns}
         rows.append(row)
     return rows
+
+
+def transition_row(h: History) -> dict:
+    tr = measure.accuracy_transition(h)
+    s, e = tr.fractions
+    return {"alpha": h.cfg.alpha, "lambda": h.cfg.weight_decay,
+            "ln(a)/l (t)": rounded(measure.clock_unit(h.cfg), 1),
+            "ln(a)/l (steps at cap)": int(round(measure.clock_unit(h.cfg) / float(h.cfg.lr))),
+            "start step": measure.crossing_step(tr.start), "end step": measure.crossing_step(tr.end),
+            "start frac": rounded(s), "end frac": rounded(e)}

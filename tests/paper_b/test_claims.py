@@ -6,7 +6,7 @@ import math
 import pytest
 
 from grok_lib.grading import KINDS, VERDICTS, Claim, Regime
-from grok_lib.paper_b import chapters as chapters_b, claim_terms, draws, regimes
+from grok_lib.paper_b import chapters as chapters_b, claim_terms, draws, paper_lambda, regimes
 from grok_lib.paper_b.chapters import init_scale_adamw as init_chapter
 from grok_lib.paper_b.chapters import kernel_vs_rich as kernel_chapter
 from grok_lib.paper_b.chapters import matrix_completion as matrix_chapter
@@ -252,12 +252,13 @@ def test_the_papers_lambda_table_and_reading_put_each_run_beside_the_figures_run
     book = [fractions(0.55, 0.78, seed=s) for s in (0, 1)]
     for h in at_paper:
         h.config.update(d=4000, n_train=128)
-    rows = sparse_chapter.lambda_table(at_paper, book)
+    rows = paper_lambda.lambda_table(at_paper, book)
     assert [(r["start frac"], r["start frac, book's lambda"]) for r in rows] == [(0.45, 0.55), (0.45, 0.55)]
     manifest = {"runs": [{"seconds": 1800.0}, {"seconds": 1800.0}], "machine": "a CPU"}
-    words = sparse_chapter.paper_lambda_words(at_paper, rows, book[0], manifest)
+    bars = sparse_chapter.START_FRACTION, sparse_chapter.END_FRACTION
+    words = paper_lambda.paper_lambda_words(at_paper, rows, book[0], manifest, *bars)
     assert words["lam_start_shift"] == "-0.10 (every seed)" and words["lam_end_shift"] == "-0.08 (every seed)"
-    assert sparse_chapter.shift_span([-0.081, -0.06]) == "-0.08 to -0.06"  # a range only where the values differ
+    assert paper_lambda.shift_span([-0.081, -0.06]) == "-0.08 to -0.06"  # a range only where the values differ
     assert words["lam_hours"] == "1.0 h" and words["lam_other_seeds"] == "1"
     assert words["lam_start_in"] == f"{sum(sparse_chapter.START_FRACTION.holds(0.45) for _ in rows)} of 2"
 
@@ -268,8 +269,9 @@ def test_the_papers_lambda_reading_of_a_rerun_without_the_figures_runs():
     at_paper = [fractions(0.45, 0.70, lam=1e-3, lr=0.05, seed=s) for s in (0, 1)]
     for h in at_paper:
         h.config.update(d=4000, n_train=128)
-    rows = sparse_chapter.lambda_table(at_paper, [fractions(0.3, 0.6, alpha=4.0, seed=1)])
-    words = sparse_chapter.paper_lambda_words(at_paper, rows, fractions(0.3, 0.6, alpha=4.0, seed=1),
-                                          {"runs": [{"seconds": 60.0}], "machine": "a CPU"})
+    rows = paper_lambda.lambda_table(at_paper, [fractions(0.3, 0.6, alpha=4.0, seed=1)])
+    words = paper_lambda.paper_lambda_words(at_paper, rows, fractions(0.3, 0.6, alpha=4.0, seed=1),
+                                            {"runs": [{"seconds": 60.0}], "machine": "a CPU"},
+                                            sparse_chapter.START_FRACTION, sparse_chapter.END_FRACTION)
     assert words["lam_focus_alpha"] == "128" and words["lam_start_shift"].startswith("(not measured")
     assert words["lam_answer"].endswith("data seeds (not measured: these figures have no run at the same α and data seed)")

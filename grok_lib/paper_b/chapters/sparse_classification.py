@@ -1,7 +1,8 @@
 """Sparse linear classification with the diagonal net (``notebooks/paper_b/sparse_classification.ipynb``): Fig. 1a
 of Paper B and the theorems' clock ln α / λ. The α and λ sweeps (and Fig. 1a's run at more data seeds, claim-only),
 the claims B.fig1a.* and B.thm.* with their bars, their checks, the tables and key numbers, the numbers the prose
-quotes, the recorded α sweep at the paper's λ (and at the paper's d: :mod:`grok_lib.paper_b.paper_d`), and the three figures."""
+quotes, the recorded α sweep at the paper's λ (read in :mod:`grok_lib.paper_b.paper_lambda`; at the paper's d:
+:mod:`grok_lib.paper_b.paper_d`), and the three figures."""
 
 from __future__ import annotations
 
@@ -20,10 +21,10 @@ from ...figure_numbers import none_if_nan
 from ...grading import Bar, Choice, Claim, draw, grade, moved, not_graded, Result
 from ...history import History
 from ...notebook import Run, start
-from .. import config, measure, paper_d, recordings, regimes
+from .. import config, measure, paper_d, paper_lambda, recordings, regimes
 from ..claim_terms import (END_ACC, KERNEL_ENDS, KERNEL_START, KERNEL_WINDOW, KERNEL_WINDOW_END, ONSET_ACC, REBUTTAL,
                            SAME_LAMBDA_T, SLOPE, SLOPE_GRID, TRANSITION_LEVELS)
-from ..curve_numbers import at_clocks, fit_attr, rounded, run_tag
+from ..curve_numbers import at_clocks, fit_attr, rounded, run_tag, transition_row
 from ..draws import crossing_t, lambda_t_spread, members, seed_of
 from ..measure import crossing_step
 from ..panels import (accuracy_panel, fraction_limit_panel, loss_panel, norm_vs_prediction, run_label, slope_fit,
@@ -351,37 +352,10 @@ def step_size_table(groups: Groups) -> list[dict]:
     return rows
 
 
-def transition_row(h: History) -> dict:
-    tr = measure.accuracy_transition(h)
-    s, e = tr.fractions
-    return {"alpha": h.cfg.alpha, "lambda": h.cfg.weight_decay,
-            "ln(a)/l (t)": rounded(measure.clock_unit(h.cfg), 1),
-            "ln(a)/l (steps at cap)": int(round(measure.clock_unit(h.cfg) / float(h.cfg.lr))),
-            "start step": crossing_step(tr.start), "end step": crossing_step(tr.end),
-            "start frac": rounded(s), "end frac": rounded(e)}
-
-
 def transition_table(groups: Groups) -> list[dict]:
     """Per sparse run: ln(alpha) / lambda, the transition's start / end (first test accuracy >= 0.6 / >= 0.9)
     as steps and as fractions of ln(alpha) / lambda."""
     return [transition_row(h) for h in sweep_runs(groups)]
-
-
-def lambda_table(at_paper_lambda: Sequence[History], book_runs: Sequence[History]) -> list[dict]:
-    """Per run of the recorded set at the paper's lambda (:func:`grok_lib.paper_b.recordings.sparse_paper_lambda`):
-    alpha, data seed, steps to ln(alpha) / lambda, the transition's start / end as fractions of ln(alpha) / lambda, and
-    the same fractions of the book's run at the same alpha and data seed (``book_runs``: the chapter's alpha sweep and
-    focus run at every seed; None where it has no such run)."""
-    book = {(h.cfg.alpha, h.cfg.data_seed): transition_row(h) for h in book_runs}
-    rows = []
-    for h in at_paper_lambda:
-        r = transition_row(h)
-        b = book.get((h.cfg.alpha, h.cfg.data_seed), {})
-        rows.append({"alpha": h.cfg.alpha, "data seed": int(h.cfg.data_seed), "lambda": h.cfg.weight_decay,
-                     "lr": h.cfg.lr, "ln(a)/l (steps at cap)": r["ln(a)/l (steps at cap)"],
-                     "start frac": r["start frac"], "end frac": r["end frac"],
-                     "start frac, book's lambda": b.get("start frac"), "end frac, book's lambda": b.get("end frac")})
-    return rows
 
 
 def paper_table(groups: Groups) -> list[dict]:
@@ -454,52 +428,6 @@ def sparse_transition_numbers(groups: Groups) -> dict:
     for row in window_table(groups):
         values[f"window/{row['quantity']}"] = none_if_nan(row["measured"])
     return values
-
-
-def shift_span(shifts: Sequence[float]) -> str:
-    """The shifts' range as the prose gives it ("-0.08 to -0.06"), or the one value where the range rounds to one
-    ("-0.08 (every seed)")."""
-    lo, hi = f"{min(shifts):+.2f}", f"{max(shifts):+.2f}"
-    return f"{lo} (every seed)" if lo == hi else f"{lo} to {hi}"
-
-
-def paper_lambda_words(runs: Sequence[History], rows: Sequence[dict], focus: History, manifest: dict) -> dict:
-    """The glued words of the sparse page's section "At the paper's lambda and step": ``runs`` the recorded set
-    (:func:`grok_lib.paper_b.recordings.sparse_paper_lambda`), ``rows`` its :func:`lambda_table`, ``focus``
-    the figures' focus run, ``manifest`` the set's manifest. The start and end are read against the book's reading of
-    Fig. 1a (the bars of B.fig1a.start_fraction and B.fig1a.end_fraction)."""
-
-    sweep_seed = runs[0].cfg.data_seed
-    focus_alpha = next((h.cfg.alpha for h in runs if h.cfg.data_seed != sweep_seed), focus.cfg.alpha)
-    at_focus = [r for r in rows if r["alpha"] == focus_alpha]
-    both = [r for r in at_focus if r["start frac, book's lambda"] is not None]  # a rerun may lack the figures' run
-    starts = [r["start frac"] - r["start frac, book's lambda"] for r in both]
-    ends = [r["end frac"] - r["end frac, book's lambda"] for r in both]
-    start_in = sum(START_FRACTION.holds(r["start frac"]) for r in at_focus)
-    end_in = sum(END_FRACTION.holds(r["end frac"]) for r in at_focus)
-    none = "(not measured: these figures have no run at the same α and data seed)"
-    moves = shift_span(starts) if both else none
-    book_fracs = [(r["start frac, book's lambda"], r["end frac, book's lambda"]) for r in both]
-    return {
-        "lam_lambda": f"{runs[0].cfg.weight_decay:g}", "lam_lr": f"{runs[0].cfg.lr:g}",
-        "lam_book_lambda": f"{focus.cfg.weight_decay:g}", "lam_book_lr": f"{focus.cfg.lr:g}",
-        "lam_d": f"{runs[0].cfg.d:,}", "lam_n": f"{runs[0].cfg.n_train}",
-        "lam_alphas": ", ".join(f"{h.cfg.alpha:g}" for h in runs if h.cfg.data_seed == sweep_seed),
-        "lam_seed": f"{sweep_seed}", "lam_focus_alpha": f"{focus_alpha:g}",
-        "lam_other_seeds": ", ".join(str(h.cfg.data_seed) for h in runs if h.cfg.data_seed != sweep_seed),
-        "lam_steps": f"{min(h.cfg.steps for h in runs):,}–{max(h.cfg.steps for h in runs):,}",
-        "lam_hours": f"{sum(r['seconds'] for r in manifest['runs']) / 3600:.1f} h",
-        "lam_machine": manifest["machine"],
-        "lam_focus_fracs": "; ".join(f"{r['start frac']:.2f}–{r['end frac']:.2f} (seed {r['data seed']})"
-                                     for r in at_focus),
-        "lam_book_fracs": "; ".join(f"{start:.2f}–{end:.2f}" for start, end in book_fracs) or none,
-        "lam_start_shift": moves, "lam_end_shift": shift_span(ends) if both else none,
-        "lam_start_in": f"{start_in} of {len(at_focus)}", "lam_end_in": f"{end_in} of {len(at_focus)}",
-        "lam_answer": (f"at the paper's λ the focus run's start moves by {moves} of the clock and lies in the book's "
-                       f"reading of Fig. 1a at {start_in} of {len(at_focus)} data seeds" if both else
-                       f"at the paper's λ the focus run's start lies in the book's reading of Fig. 1a at {start_in} of "
-                       f"{len(at_focus)} data seeds {none}"),
-    }
 
 
 def focus_at_seeds(run: Run) -> list[History]:
@@ -747,14 +675,17 @@ def paper_lambda_runs() -> list[History]:
 
 
 def paper_lambda_rows(run: Run) -> list[dict]:
-    """:func:`lambda_table` of the recorded set against this page's alpha sweep and focus runs."""
-    return lambda_table(paper_lambda_runs(), [*run.groups["alpha"], *focus_at_seeds(run)])
+    """:func:`grok_lib.paper_b.paper_lambda.lambda_table` of the recorded set against this page's alpha sweep and focus
+    runs."""
+    return paper_lambda.lambda_table(paper_lambda_runs(), [*run.groups["alpha"], *focus_at_seeds(run)])
 
 
 def paper_lambda_reading(run: Run) -> dict[str, str]:
-    """:func:`paper_lambda_words` of the recorded set (its manifest says where and when it was recorded)."""
-    return paper_lambda_words(paper_lambda_runs(), paper_lambda_rows(run), focus_run(run.groups),
-                              recorded_runs.read_manifest("paper_b/sparse_paper_lambda"))
+    """:func:`grok_lib.paper_b.paper_lambda.paper_lambda_words` of the recorded set (its manifest says where and when
+    it was recorded), read against the bars of B.fig1a.start_fraction and B.fig1a.end_fraction."""
+    return paper_lambda.paper_lambda_words(paper_lambda_runs(), paper_lambda_rows(run), focus_run(run.groups),
+                                           recorded_runs.read_manifest("paper_b/sparse_paper_lambda"),
+                                           START_FRACTION, END_FRACTION)
 
 
 def paper_d_runs() -> list[History]:
