@@ -18,7 +18,7 @@
 - :mod:`.curve_numbers`   what several chapters' tables, key numbers and the GPU check read off a run
 - :mod:`.robustness`      seed spreads and each seed graded alone, runs by weight decay
 - :mod:`.words`           graded results in the prose's words (for glue)
-- :mod:`.panels`          the colours and the paper's window every MLP figure shares; Figure 3's plots
+- :mod:`.panels`          the colours and the paper's window every MLP figure shares; Figures 1-3's plots
 - :mod:`.chapters`        one module per notebook (``chapters/<stem>.py``): its call ``run``, bars and claims, checks,
   key numbers and tables, the numbers its prose quotes and its figures' drawing
 - :mod:`.statements`      every statement of Paper A in the seeds, with the claims that test it or why none does

@@ -4,7 +4,7 @@ import matplotlib.pyplot as plt
 import pytest
 
 from grok_lib import style
-from grok_lib.paper_a.chapters import fig1_loss_curves as fig1_chapter
+from grok_lib.paper_a import panels
 from image_compare import COMPARE
 
 
@@ -12,5 +12,5 @@ from image_compare import COMPARE
 def test_fig1_architecture_sketch():
     style.use_house_style()
     fig, ax = plt.subplots(figsize=(5, 3))
-    fig1_chapter.draw_architecture(ax, p=113, d_embed=128, width=512)
+    panels.draw_architecture(ax, p=113, d_embed=128, width=512)
     return fig

@@ -1,7 +1,7 @@
 """Figure 1 of Paper A (``notebooks/paper_a/fig1_loss_curves.ipynb``): train/test loss and accuracy over the weight
 decays 0.6-1.0, at the default profile and, recorded, at the paper's settings with both splits; the claims A.fig1.*
 with their bars, their checks, the key numbers and sensitivity tables, the numbers the prose quotes and the two
-figures."""
+figures (drawn with :mod:`grok_lib.paper_a.panels`)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from typing import Sequence
 import numpy as np
 
 from ... import recorded as recorded_runs
-from ...chapters import Chapter, deferred, Figure
+from ...chapters import Chapter, Figure
 from ...claims import registry
 from ...clocks import first_crossing, grokking_epoch, t_cls
 from ...figure_numbers import at_epochs, none_if_nan
@@ -23,16 +23,12 @@ from .. import config
 from ..claim_terms import FIT_EPS, ORDER_INVERSIONS, PAPER_AXIS_EPOCHS, PAPER_WIDTH
 from ..curve_numbers import FIG1_EPOCHS, fig1_key_numbers, PAPER_EPOCHS, prefixed, shown, tag
 from ..draws import inversions, members, paper_regime, sorted_sweeps, Sweeps
-from ..panels import PAPER_WINDOW, weight_decay_colors
+from ..panels import figure1, figure1_paper_settings, PAPER_WINDOW
 from ..robustness import by_weight_decay, differing, seed_of, seed_table, spread_table
 from ..run_sets import judged_seeds, mlp as run, paper_configs, paper_splits, PAPER_SPLITS, recorded, seed_sweeps
 from ..run_sets import describe  # noqa: F401 (the line its notebook prints after the setup call)
 from ..task import make_split
 from ..words import reading
-
-plt = deferred("matplotlib.pyplot")
-patches = deferred("matplotlib.patches")
-house_style = deferred("grok_lib.style")
 
 
 FIT_EPOCH = 1500  #: Fig. 1b: train loss ~1e-6 by ~1.5k epochs
@@ -407,96 +403,6 @@ def seeds_reading() -> dict[str, str]:
                                + ")" for k, v in fig1_differing.items())
                    + ": over the seeds such a claim is inconclusive, unless the regime rules it out"),
     )
-
-
-def plot_loss_curves(ax, histories: Sequence[History], log_x: bool = False) -> None:
-    """Train (dashed) and test (solid) cross-entropy vs epoch, one colour per weight decay."""
-    colors = weight_decay_colors([h.cfg.weight_decay for h in histories])
-    for h in histories:
-        wd = h.cfg.weight_decay
-        c = colors[wd]
-        ax.plot(house_style.epochs(h), h["train_loss"], ls="--", color=c, lw=1.1)
-        ax.plot(house_style.epochs(h), h["test_loss"], ls="-", color=c, label=f"λ = {wd:g}")
-    ax.set_yscale("log")
-    if log_x:
-        ax.set_xscale("log")
-    ax.set_xlabel("epoch (full-batch step)")
-    ax.set_ylabel("cross-entropy")
-    style = [plt.Line2D([], [], ls="--", color="grey"), plt.Line2D([], [], ls="-", color="grey")]
-    ax.legend(style, ["train", "test"], loc="upper right")
-
-
-def plot_accuracy_curves(ax, histories: Sequence[History]) -> None:
-    """Train (dashed) and test (solid) accuracy vs epoch, one colour per weight decay."""
-    colors = weight_decay_colors([h.cfg.weight_decay for h in histories])
-    for h in histories:
-        c = colors[h.cfg.weight_decay]
-        ax.plot(house_style.epochs(h), h["train_acc"], ls="--", color=c, lw=1.1)
-        ax.plot(house_style.epochs(h), h["test_acc"], ls="-", color=c, label=f"λ = {h.cfg.weight_decay:g}")
-    ax.set_ylim(-0.02, 1.02)
-    ax.set_xlabel("epoch (full-batch step)")
-    ax.set_ylabel("accuracy")
-    ax.legend(loc="lower right", title="weight decay")
-
-
-def _box(ax, x, y, w, h, text, color):
-    ax.add_patch(patches.FancyBboxPatch((x - w / 2, y - h / 2), w, h, boxstyle="round,pad=0.02", fc=color, ec="black", lw=0.8))
-    ax.text(x, y, text, ha="center", va="center", fontsize=10)
-
-
-def _arrow(ax, x0, y0, x1, y1, text=""):
-    ax.add_patch(patches.FancyArrowPatch((x0, y0), (x1, y1), arrowstyle="-|>", mutation_scale=10, lw=0.9, color="black"))
-    if text:
-        ax.text((x0 + x1) / 2, (y0 + y1) / 2 + 0.045, text, ha="center", va="bottom", fontsize=10)
-
-
-def draw_architecture(ax, p: int, d_embed: int, width: int) -> None:
-    """A sketch of Paper A's model: two tokens, summed embeddings, one ReLU layer, the head."""
-    ax.set_xlim(-0.03, 1.0)
-    ax.set_ylim(0, 1)
-    ax.axis("off")
-    for y, tok in ((0.78, "a"), (0.22, "b")):
-        _box(ax, 0.05, y, 0.08, 0.12, tok, "#dde8f5")
-        _box(ax, 0.23, y, 0.15, 0.16, f"E[{tok}]\n$\\in\\mathbb{{R}}^{{{d_embed}}}$", "#f7e3c8")
-        _arrow(ax, 0.095, y, 0.15, y, "E")
-        _arrow(ax, 0.31, y + (-0.06 if y > 0.5 else 0.06), 0.385, 0.5 + (0.05 if y > 0.5 else -0.05))
-    _box(ax, 0.42, 0.50, 0.07, 0.11, "+", "#ffffff")
-    _box(ax, 0.62, 0.50, 0.21, 0.24, f"h = ReLU(Wz+b)\n{width} units", "#d9eed9")
-    _box(ax, 0.885, 0.50, 0.19, 0.24, f"logits = Uh\n{p} classes", "#eadcf2")
-    _arrow(ax, 0.455, 0.50, 0.515, 0.50, "z")
-    _arrow(ax, 0.725, 0.50, 0.785, 0.50, "U")
-    ax.set_title(f"(a) the model, on (a + b) mod {p}", loc="left")
-
-
-def figure1(histories: Sequence[History]):
-    """Paper A, Figure 1: the model sketch (a) above the loss (b) and accuracy (c) curves."""
-    cfg = histories[0].cfg
-    fig = plt.figure(figsize=(12, 7.4), layout="constrained")
-    top, bottom = fig.subfigures(2, 1, height_ratios=[0.8, 1.2])
-    draw_architecture(top.subplots(), cfg.p, cfg.d_embed, cfg.width)
-    ax_loss, ax_acc = bottom.subplots(1, 2)
-    plot_loss_curves(ax_loss, histories)
-    ax_loss.set_title("(b) cross-entropy", loc="left")
-    plot_accuracy_curves(ax_acc, histories)
-    ax_acc.set_title("(c) accuracy", loc="left")
-    return fig
-
-
-def figure1_paper_settings(panels: dict[str, Sequence[History]]):
-    """Figure 1 (b, c) at the paper's settings, one row per split (``panels``: row title -> sweep),
-    with the paper's 4k-8.5k test-loss window shaded."""
-    fig = plt.figure(figsize=(12, 4.0 * len(panels)), layout="constrained")
-    rows = np.atleast_1d(fig.subfigures(len(panels), 1))
-    for sub, (title, histories) in zip(rows, panels.items()):
-        ax_loss, ax_acc = sub.subplots(1, 2)
-        plot_loss_curves(ax_loss, histories)
-        plot_accuracy_curves(ax_acc, histories)
-        for ax in (ax_loss, ax_acc):
-            ax.axvspan(*PAPER_WINDOW, color="grey", alpha=0.12, lw=0)
-        ax_loss.set_title("(b) cross-entropy; shaded: the paper's 4k–8.5k", loc="left")
-        ax_acc.set_title("(c) accuracy", loc="left")
-        sub.suptitle(title, x=0.01, ha="left", fontweight="bold")
-    return fig
 
 
 def draw_fig1(hs):

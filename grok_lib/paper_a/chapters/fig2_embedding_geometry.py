@@ -1,6 +1,6 @@
 """Figure 2 of Paper A (``notebooks/paper_a/fig2_embedding_geometry.ipynb``): the embeddings' Fourier spectra and
 their polygon after generator reordering; the claims A.fig2.* (the embedding E and the output weights U) with their
-bars and checks, the tables, the numbers the prose quotes and the figure."""
+bars and checks, the tables, the numbers the prose quotes and the figure (drawn with :mod:`grok_lib.paper_a.panels`)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
-from ...chapters import Chapter, deferred, Figure
+from ...chapters import Chapter, Figure
 from ...claims import registry
 from ...grading import Bar, Choice, Claim, draw, grade, moved, Result
 from ...history import History
@@ -18,16 +18,13 @@ from ...tables import typeset
 from .. import config, geometry, recordings
 from ..curve_numbers import MEMORISING_EPOCH, tag
 from ..draws import members, regime, sorted_sweeps, Sweeps
-from ..geometry import circle_projection, dominant_frequency, energy_fraction, fourier_power, reorder_labels
-from ..panels import weight_decay_colors
+from ..geometry import dominant_frequency, energy_fraction
+from ..panels import figure2
 from ..robustness import largest_weight_decay, seed_of, seed_table, seed_verdicts
 from ..run_sets import judged_seeds, mlp as run, paper_splits, seed_sweeps
 from ..run_sets import describe  # noqa: F401 (the line its notebook prints after the setup call)
 from ..run_sets import paper_settings_reading  # noqa: F401 (the recorded runs' settings its page states)
 from ..words import seeds_phrase, words
-
-plt = deferred("matplotlib.pyplot")
-house_style = deferred("grok_lib.style")
 
 
 FOURIER_TOPS, FOURIER_SHARE = (3, 5, 7), Bar(lo=0.5)  #: "a few" frequencies holding most (> half) of the energy
@@ -394,62 +391,6 @@ def seeds_reading(run: Run) -> dict[str, str]:
                          + f" within the default profile's {run.configs[0].epochs:,} epochs; a seed that fails where "
                            "the others pass makes the claim inconclusive over the seeds.")),
     )
-
-
-def plot_fourier_spectra(ax, histories: Sequence[History], block: str = "E", step: int | None = None) -> None:
-    """Energy per Fourier frequency (over the token index) of ``block`` at ``step`` (default: last)."""
-    colors = weight_decay_colors([h.cfg.weight_decay for h in histories])
-    for h in histories:
-        at = int(h.steps[-1]) if step is None else step
-        power = fourier_power(h.snapshot(block, at))[1:]
-        ax.plot(np.arange(1, len(power) + 1), power / power.sum(), color=colors[h.cfg.weight_decay],
-                label=f"λ = {h.cfg.weight_decay:g}", lw=1.0)
-    ax.set_xlabel("frequency k")
-    ax.set_ylabel(f"share of {block}'s energy")
-
-
-#: The cyclic colour map of the reordered labels: saturated all round, so no label fades into the page.
-LABEL_CMAP = "hsv"
-
-
-def plot_circle(ax, x: np.ndarray, k: int, title: str):
-    """Rows of ``x`` on their frequency-k plane, coloured by the reordered label j = k i mod p; returns
-    the scatter (for a colour bar)."""
-    z = circle_projection(x, k)
-    labels = reorder_labels(len(z), k)
-    points = ax.scatter(z.real, z.imag, c=labels, cmap=LABEL_CMAP, s=14, edgecolors="none")
-    order = np.argsort(labels)
-    ax.plot(np.append(z.real[order], z.real[order][0]), np.append(z.imag[order], z.imag[order][0]),
-            color="grey", lw=0.4, alpha=0.6)
-    ax.set_aspect("equal", adjustable="datalim")
-    ax.set_title(title)
-    ax.set_xticks([])
-    ax.set_yticks([])
-    return points
-
-
-def figure2(histories: Sequence[History], focus: History, memorising_step: int):
-    """Paper A, Figure 2, with the paper's panels: (A) the token embeddings E, (B) the output weights U.
-    Each row: the Fourier spectrum at the end of training (every λ), then the ``focus`` run's rows on
-    the plane of E's dominant frequency k, relabelled j = k·i mod p, untrained, memorising and at the end."""
-    last = int(focus.steps[-1])
-    k = dominant_frequency(focus.snapshot("E", last))
-    p = focus.cfg.p
-    fig, axes = plt.subplots(2, 4, figsize=(13, 6.6), layout="constrained", width_ratios=[1.6, 1, 1, 1])
-    stages = [(0, "untrained"), (memorising_step, f"memorising (epoch {memorising_step})"), (last, f"end (epoch {last})")]
-    for row, (block, name) in zip(axes, (("E", "(a) token embeddings E"), ("U", "(b) output weights U"))):
-        plot_fourier_spectra(row[0], histories, block)
-        row[0].set_title(f"{name}: Fourier spectrum at the end", loc="left")
-        for ax, (step, stage) in zip(row[1:], stages):
-            points = plot_circle(ax, focus.snapshot(block, step), k, f"{block}, {stage}")
-    for ax in axes[:, 0]:  # headroom above the spectra for the legend
-        ax.set_ylim(0, ax.get_ylim()[1] * 1.45)
-    axes[0, 0].legend(ncol=3, loc="upper center")
-    bar = fig.colorbar(points, ax=axes[:, 1:], shrink=0.8, pad=0.01)
-    bar.set_label(f"reordered label j = {k}·i mod {p}")
-    fig.suptitle(f"(c) rows on the plane of E's dominant frequency k = {k} (λ = {focus.cfg.weight_decay:g})",
-                 x=0.98, ha="right", fontsize=10)
-    return fig
 
 
 def draw_fig2(hs):
