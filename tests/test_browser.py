@@ -3,8 +3,8 @@
 Every page is served from 127.0.0.1 and opened in headless Chromium. A page fails on: a
 load error, a 4xx/5xx response, a request that leaves loopback (it is blocked and
 reported), an image that does not render, a console error from our pages, or a figure
-repr leaking as text. Search must find a term of the book, and math must be typeset by the
-locally served MathJax. Screenshots of every page go to test-artifacts/screenshots.
+repr leaking as text, a MathJax error or raw TeX in the rendered text. Search must find a term of the book,
+and math must be typeset by the locally served MathJax. Screenshots of every page go to test-artifacts/screenshots.
 """
 
 import functools
@@ -126,6 +126,39 @@ _FINDINGS_JS = """() => { const box = document.querySelector('article .admonitio
           figure: !!box.querySelector('img.findings-figure')}; }"""
 
 
+# --- Raw TeX -----------------------------------------------------------------------------------------------
+
+#: Text a reader should never see: TeX source (inline maths MathJax did not typeset, commands, braced exponents).
+RAW_TEX = re.compile(r"\$[^$\n]{1,200}\$|\\(?:mathcal|mathrm|mathbb|frac|sqrt|lambda|gamma|varepsilon|alpha)\b"
+                     r"|\^\{|_\{|\\\(|\\\)|\\\[|\\\]")
+
+#: The article's text as rendered, after MathJax: typeset maths, code and the code cells' sources left out.
+_RENDERED_TEXT_JS = """async () => {
+  if (window.MathJax && MathJax.startup && MathJax.startup.promise) await MathJax.startup.promise;
+  const a = document.querySelector('article.bd-article');
+  if (!a) return '';
+  const c = a.cloneNode(true);
+  c.querySelectorAll('mjx-container, pre, code, script, style, .cell_input, .sig').forEach(e => e.remove());
+  return c.innerText; }"""
+
+
+def raw_tex(text: str) -> list[str]:
+    """Each piece of TeX source in ``text``, with some context."""
+    return [text[max(0, m.start() - 30):m.end() + 30].replace("\n", " ") for m in RAW_TEX.finditer(text)]
+
+
+def test_the_raw_tex_check_finds_raw_tex_and_passes_symbols():
+    assert raw_tex("at $10^{6}$ steps") and raw_tex(r"the \mathcal L_gen") and raw_tex("(K−1) e^{−Γ(t)}")
+    assert raw_tex(r"\frac{a}{b}") and raw_tex(r"\(x\)")
+    assert not raw_tex("λ = 0.9, 10⁻³, ‖T‖², a $5 note") and not raw_tex("(1 − 2ηs)^t")
+
+
+#: The API reference shows the library's docstrings and values as written: Python strings that hold matplotlib's
+#: TeX (``'$T_{\\mathrm{cls}}(10^{-4})$'``) and ASCII formulas in docstrings (``alpha e^{-lambda t}``) are source
+#: text there, not maths the book failed to typeset. Only MathJax's errors are checked on those pages.
+SOURCE_TEXT_PAGES = ("book/api.html", "book/api/")
+
+
 @pytest.fixture(scope="module")
 def desktop(site, browser) -> dict:
     """Every page opened once at 1280 px (a load costs seconds here): per page, what the desktop tests below
@@ -137,6 +170,7 @@ def desktop(site, browser) -> dict:
     for rel in _pages(html):
         page, problems = _open(browser, f"{base}/{rel}")
         seen[rel] = {
+            "rendered_text": page.evaluate(_RENDERED_TEXT_JS),  # first: it waits for MathJax to typeset the page
             "problems": problems,
             "images": page.eval_on_selector_all("img", "els => els.map(e => [e.currentSrc || e.src, e.naturalWidth])"),
             "body": page.inner_text("body"),
@@ -185,6 +219,19 @@ def test_every_page_loads_cleanly(desktop):
             problems.append("'Math input error' on the page")
         if problems:
             report[rel] = problems
+    assert not report, "\n".join(f"{rel}:\n  " + "\n  ".join(p) for rel, p in report.items())
+
+
+def test_no_page_shows_raw_tex_or_a_mathjax_error(desktop):
+    """Read from the text the browser renders after MathJax typeset it (``desktop``'s one load of every page)."""
+    report = {}
+    for rel, seen in desktop.items():
+        problems = [f"MathJax error: {e}" for e in seen["math_errors"]]
+        if not rel.startswith(SOURCE_TEXT_PAGES):
+            problems += [f"raw TeX: …{t}…" for t in raw_tex(seen["rendered_text"])]
+        if problems:
+            report[rel] = problems[:8]
+    assert len(desktop) >= 20, sorted(desktop)
     assert not report, "\n".join(f"{rel}:\n  " + "\n  ".join(p) for rel, p in report.items())
 
 

@@ -1,7 +1,7 @@
 """What a reader sees on the pages (issue 42, item 5), in headless Chromium on the built book with the fixtures of
 tests/test_browser.py, at the reviewer's 1366 x 768 px; and the static facts behind them, checked without a build.
 
-- No page shows raw TeX or a MathJax error, read from the text the browser renders after MathJax typeset it.
+- (No page shows raw TeX or a MathJax error: tests/test_browser.py, read in its one load of every page.)
 - The landing page's first screen holds one headline per paper with its verdict counts.
 - Wherever a claim is listed (the landing page, the claims report) its statement is shown in full.
 - The claims report filters by paper and by verdict, together.
@@ -20,70 +20,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from test_browser import CHROMIUM, SHOTS, _need_browser, _open, _pages, browser, site  # noqa: F401  (fixtures)
+from test_browser import CHROMIUM, SHOTS, _need_browser, _open, _pages, browser, raw_tex, site  # noqa: F401  (fixtures)
 
 ROOT = Path(__file__).resolve().parent.parent
 SCREEN = {"width": 1366, "height": 768}
-
-# --- Raw TeX -----------------------------------------------------------------------------------------------
-
-#: Text a reader should never see: TeX source (inline maths MathJax did not typeset, commands, braced exponents).
-RAW_TEX = re.compile(r"\$[^$\n]{1,200}\$|\\(?:mathcal|mathrm|mathbb|frac|sqrt|lambda|gamma|varepsilon|alpha)\b"
-                     r"|\^\{|_\{|\\\(|\\\)|\\\[|\\\]")
-
-#: The article's text as rendered, after MathJax: typeset maths, code and the code cells' sources left out.
-_RENDERED_TEXT_JS = """async () => {
-  if (window.MathJax && MathJax.startup && MathJax.startup.promise) await MathJax.startup.promise;
-  const a = document.querySelector('article.bd-article');
-  if (!a) return '';
-  const c = a.cloneNode(true);
-  c.querySelectorAll('mjx-container, pre, code, script, style, .cell_input, .sig').forEach(e => e.remove());
-  return c.innerText; }"""
-
-
-def raw_tex(text: str) -> list[str]:
-    """Each piece of TeX source in ``text``, with some context."""
-    return [text[max(0, m.start() - 30):m.end() + 30].replace("\n", " ") for m in RAW_TEX.finditer(text)]
-
-
-def test_the_raw_tex_check_finds_raw_tex_and_passes_symbols():
-    assert raw_tex("at $10^{6}$ steps") and raw_tex(r"the \mathcal L_gen") and raw_tex("(K−1) e^{−Γ(t)}")
-    assert raw_tex(r"\frac{a}{b}") and raw_tex(r"\(x\)")
-    assert not raw_tex("λ = 0.9, 10⁻³, ‖T‖², a $5 note") and not raw_tex("(1 − 2ηs)^t")
-
-
-#: The API reference shows the library's docstrings and values as written: Python strings that hold matplotlib's
-#: TeX (``'$T_{\\mathrm{cls}}(10^{-4})$'``) and ASCII formulas in docstrings (``alpha e^{-lambda t}``) are source
-#: text there, not maths the book failed to typeset. Only MathJax's errors are checked on those pages.
-SOURCE_TEXT_PAGES = ("book/api.html", "book/api/")
-
-
-@pytest.fixture(scope="module")
-def rendered(site, browser):  # noqa: F811
-    """Every page opened once at 1366 x 768: its rendered article text and MathJax's errors."""
-    base, html = site
-    seen = {}
-    for rel in _pages(html):
-        page, problems = _open(browser, f"{base}/{rel}")
-        page.set_viewport_size(SCREEN)
-        seen[rel] = {"text": page.evaluate(_RENDERED_TEXT_JS),
-                     "errors": page.eval_on_selector_all(
-                         "mjx-merror", "els => els.map(e => e.getAttribute('data-mjx-error') || e.textContent)")}
-        page.close()
-    return seen
-
-
-def test_no_page_shows_raw_tex_or_a_mathjax_error(rendered):
-    report = {}
-    for rel, seen in rendered.items():
-        problems = [f"MathJax error: {e}" for e in seen["errors"]]
-        if not rel.startswith(SOURCE_TEXT_PAGES):
-            problems += [f"raw TeX: …{t}…" for t in raw_tex(seen["text"])]
-        if problems:
-            report[rel] = problems[:8]
-    assert len(rendered) >= 20, sorted(rendered)
-    assert not report, "\n".join(f"{rel}:\n  " + "\n  ".join(p) for rel, p in report.items())
-
 
 def test_the_weight_decay_derivation_is_typeset(site, browser):  # noqa: F811
     """Paper C's weight-decay page: "The formula with the teacher's norm" shows its two limits as display maths."""

@@ -10,7 +10,6 @@ import numpy as np
 
 from ..figure_numbers import none_if_nan
 from ..history import History
-from . import measure
 from ..tables import format_value
 from . import measure
 
@@ -63,6 +62,8 @@ def seeds_table(tables: dict, keys: Sequence[str], columns: Sequence[str]) -> li
 
 
 def transition_row(h: History) -> dict:
+    """A run's transition on the clock: ln(alpha) / lambda (in t and in steps at the step cap), the first steps with
+    test accuracy >= 0.6 and >= 0.9 (:func:`grok_lib.paper_b.measure.accuracy_transition`) and their fractions of it."""
     tr = measure.accuracy_transition(h)
     s, e = tr.fractions
     return {"alpha": h.cfg.alpha, "lambda": h.cfg.weight_decay,
