@@ -18,6 +18,8 @@
 - :mod:`.curve_numbers`   what several chapters' tables, key numbers and the GPU check read off a run
 - :mod:`.robustness`      seed spreads and each seed graded alone, runs by weight decay
 - :mod:`.words`           graded results in the prose's words (for glue)
+- :mod:`.embedding_init`  PyTorch's N(0, 1) embeddings against N(0, 1/d): the table, numbers and words of Figure 3's
+  page on it
 - :mod:`.panels`          the colours and the paper's window every MLP figure shares; Figures 1-3's plots
 - :mod:`.chapters`        one module per notebook (``chapters/<stem>.py``): its call ``run``, bars and claims, checks,
   key numbers and tables, the numbers its prose quotes and its figures' drawing

@@ -1,7 +1,8 @@
 """Figure 3 of Paper A (``notebooks/paper_a/fig3_stable_rank.ipynb``): the test loss and the stable-rank clock with
 both clocks marked, at the default profile, recorded at the paper's settings, and with a fan-in-scaled embedding;
 the claims A.fig3.* with their bars and checks, the tables and sensitivity grids, the numbers the prose quotes and the
-three figures (drawn with :mod:`grok_lib.paper_a.panels`)."""
+three figures (drawn with :mod:`grok_lib.paper_a.panels`); the initialisation's table and words are
+:mod:`grok_lib.paper_a.embedding_init`'s."""
 
 from __future__ import annotations
 
@@ -24,9 +25,10 @@ from ..clocks import T_REP_FRACTION, t_rep_srank
 from ..curve_numbers import (clock_table_row, FIG1_EPOCHS, OTHER_MATRICES, PAPER_EPOCHS, prefixed, shown, SLOW_MATRIX,
                              tag)
 from ..draws import inversions, members, paper_regime, regime, sorted_sweeps, Sweeps
+from ..embedding_init import init_numbers, init_reading, init_rows  # noqa: F401 (its notebook reads them here)
 from ..panels import figure3, figure3_paper_settings, figure_init
 from ..robustness import by_weight_decay, differing, seed_of, seed_table, seed_verdicts, spread_table
-from ..run_sets import default_runs, judged_seeds, mlp as run, paper_configs, paper_splits, PAPER_SPLITS, recorded, seed_sweeps
+from ..run_sets import judged_seeds, mlp as run, paper_configs, paper_splits, PAPER_SPLITS, seed_sweeps
 from ..run_sets import describe  # noqa: F401 (the line its notebook prints after the setup call)
 from ..words import reading, seeds_phrase, words
 
@@ -196,21 +198,6 @@ def fig3_numbers(histories: Sequence[History]) -> dict[str, float | None]:
     return values
 
 
-def init_table(default: Sequence[History], scaled: Sequence[History], matrix: str = SLOW_MATRIX) -> list[dict]:
-    """Per λ and initialisation: ||E||_F at init, the stable rank's peak and its epoch, and the clocks."""
-    rows = []
-    for name, histories in (("N(0, 1) (PyTorch)", default), ("N(0, 1/d)", scaled)):
-        for h in histories:
-            s = h[f"srank_{matrix}"]
-            row = {"init of E": name, "weight_decay": h.cfg.weight_decay,
-                   "‖E‖_F at init": round(float(h["norm_E"][0]), 1), "srank peak": round(float(s.max()), 1),
-                   "peak epoch": int(h.steps[int(np.argmax(s))])}
-            row |= {k: shown(v, 2) if "/" in k else shown(v) for k, v in clock_table_row(h, matrix).items()
-                    if k != "weight_decay"}
-            rows.append(row)
-    return rows
-
-
 def fig3_paper_numbers(unordered: Sequence[History], ordered: Sequence[History]) -> dict[str, float | None]:
     """Figure 3 at the paper's settings, both splits: losses and the stable rank of E at fixed epochs, and the clocks."""
     values: dict[str, float | None] = {}
@@ -219,15 +206,6 @@ def fig3_paper_numbers(unordered: Sequence[History], ordered: Sequence[History])
             values |= prefixed(split, at_epochs(h, ("train_loss", "test_loss", "srank_E"), tag(h), PAPER_EPOCHS))
             values |= prefixed(split, {f"{tag(h)}/{k}": none_if_nan(v) for k, v in row.items()
                                        if k.startswith("T_") and "/" not in k})
-    return values
-
-
-def init_numbers(default: Sequence[History], scaled: Sequence[History]) -> dict[str, float | None]:
-    """The initialisation figure: ||E||_F, the stable rank of E and the test loss at fixed epochs, both inits."""
-    values: dict[str, float | None] = {}
-    for init, histories in (("pytorch", default), ("scaled_embed", scaled)):
-        for h in histories:
-            values |= prefixed(init, at_epochs(h, ("norm_E", "srank_E", "test_loss"), tag(h), FIG1_EPOCHS))
     return values
 
 
@@ -432,41 +410,6 @@ def rep_vs_grok_reading(run: Run) -> dict[str, str]:
                      "inconclusive": "what holds at some thresholds of the grid only",
                      "not reproduced": "what holds at none of the thresholds of the grid",
                      "not tested faithfully": "what these runs cannot test"}[page_verdicts(run)["A.fig3.after_fit"]],
-    )
-
-
-def init_rows() -> list[dict]:
-    """:func:`init_table` of the default profile's sweep (seed 0) and the recorded set ``init_scaled``."""
-    return init_table(default_runs(), recorded("init_scaled"))
-
-
-def init_reading() -> dict[str, str]:
-    """What the initialisation changes (:func:`init_rows`): each column's range over λ for both inits, and the slow
-    clock with N(0, 1/d) embeddings in words."""
-    n_default = len(default_runs())
-    rows = init_rows()
-    with_default, with_scaled = rows[:n_default], rows[n_default:]
-    formats = {"‖E‖_F at init": ("norm", ".3g"), "srank peak": ("peak", ".1f"), "peak epoch": ("peak_epoch", ",.0f"),
-               "T_cls(1e-02)": ("cls2", ",.0f"), "T_cls(1e-04)": ("cls4", ",.0f"), "T_rep": ("rep", ",.0f"),
-               "T_grok(95%)": ("grok", ",.0f"), "T_rep/T_cls(1e-04)": ("ratio", ".2f")}
-    span = {(name, key): (min(r[key] for r in rs), max(r[key] for r in rs))
-            for name, rs in (("default", with_default), ("scaled", with_scaled)) for key in formats}
-    grok_moves = max(abs(s["T_grok(95%)"] - d["T_grok(95%)"]) / d["T_grok(95%)"]
-                     for s, d in zip(with_scaled, with_default))
-    spans = {f"init_{name}_{label}": (f"{lo:{fmt}}" if f"{lo:{fmt}}" == f"{hi:{fmt}}" else f"{lo:{fmt}}–{hi:{fmt}}")
-             for (name, key), (lo, hi) in span.items() for label, fmt in [formats[key]]}
-    return spans | dict(
-        init_scaled_during=("during the fit" if span[("scaled", "peak epoch")][1] < span[("scaled", "T_cls(1e-02)")][0]
-                            else "not always during the fit"),
-        init_default_after=("after" if all(r["peak epoch"] > r["T_cls(1e-04)"] for r in with_default)
-                            else "at or after" if all(r["peak epoch"] >= r["T_cls(1e-04)"] for r in with_default)
-                            else "not always after"),
-        init_fall=f"{1 - T_REP_FRACTION:.0%}",
-        init_before=("*before*" if all(r["T_rep"] < r["T_cls(1e-04)"] for r in with_scaled) else "not always before"),
-        init_grok_moves=f"{grok_moves:.0%}",
-        init_conclusion=("with a fan-in-scaled embedding the same measure shows no slow clock at all while grokking "
-                         "happens as before" if all(r["T_rep/T_cls(1e-04)"] < 1 for r in with_scaled)
-                         else "with a fan-in-scaled embedding the same measure shows a weaker slow clock"),
     )
 
 
