@@ -5,8 +5,9 @@
 - :mod:`.optim`       AdamW on numpy arrays
 - :mod:`.train`       the task, the trainer and the L-BFGS polish that gives E(A_*)
 - :mod:`.clocks`      the two clocks, margins, the energy gap and their fits; the objective's sharpness
+- :mod:`.tables`      which runs each clock reads, and each run's readings as the chapter's table rows
 - :mod:`.panels`      plot functions that take runs and their measured numbers, and the chapter's three figures
 
-The chapter that uses them (its runs, claims, checks, key numbers and which runs each figure draws) is
+The chapter that uses them (its claims, checks, key numbers, the prose's numbers and which runs each figure draws) is
 :mod:`grok_lib.paper_a.chapters.deep_linear_clocks`.
 """
