@@ -16,6 +16,8 @@ Modules:
   device; measured by ``benchmarks/bench_diagonal_sweep.py``; it trains the recorded sweep at the paper's d.
 - :mod:`grok_lib.paper_b.sweep_folder` -- such a sweep kept in a folder and trained over several calls (sessions, device
   leases), each going on from the last checkpoint.
+- :mod:`grok_lib.paper_b.transition_window` -- the sparse page's transition window: the window fitted to the alpha
+  sweep, the fractions' limit alpha -> infinity and the end time's slopes, as a table and in words.
 - :mod:`grok_lib.paper_b.paper_lambda` -- the sparse page's reading of its alpha sweep at the paper's lambda and step
   (recorded at d = 4,000) beside the chapter's runs at the book's lambda.
 - :mod:`grok_lib.paper_b.paper_d` -- the sparse page's reading of that sweep (recorded as far as it has gone) beside
