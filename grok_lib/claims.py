@@ -290,15 +290,17 @@ def report_sections(records: Sequence[dict], papers: dict[str, str], pages: dict
     return "\n".join(out)
 
 
-def settings_sections(records: Sequence[dict], settings: dict[str, str], papers: dict[str, str]) -> str:
+def settings_sections(records: Sequence[dict], settings: dict[str, str | dict[str, str]], papers: dict[str, str]) -> str:
     """:func:`settings_list` per paper (``papers``: letter -> title), each in a collapsed dropdown titled with its
     paper and its number of claims: the lists of every setting's measured text run to thousands of pixels, and a
     reader opens the paper they want. Each dropdown's class names its paper (``claims-settings-a``), which the
-    report's paper filter reads (``book/_static/claims_filter.js``)."""
+    report's paper filter reads (``book/_static/claims_filter.js``). A setting's name may differ per paper
+    (``settings[s]`` a dict letter -> name: Part A's "paper's settings" have a split, Part B's and C's do not)."""
     out = []
     for letter, title in papers.items():
         mine = [r for r in records if r["paper"] == letter]
-        listed = settings_list(mine, settings)
+        names = {s: name.get(letter, s) if isinstance(name, dict) else name for s, name in settings.items()}
+        listed = settings_list(mine, names)
         if listed:
             n = sum(1 for line in listed.splitlines() if line.startswith("- "))
             out.append(f"::::{{dropdown}} {title} — {n} claim{'s' if n != 1 else ''} judged at more than one setting\n"

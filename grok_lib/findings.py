@@ -82,10 +82,20 @@ def kind_counts(rows: Sequence[dict], heads: dict[str, dict]) -> str:
 _CLAUSE = re.compile(r"(?<=[^0-9])\. |; ")
 
 
+def first_clause(text: str) -> str:
+    """``text`` up to its first clause end (:data:`_CLAUSE`) outside parentheses: the "; " in "(λt / ln α; from
+    0.02)" belongs to the clause it stands in."""
+    for m in _CLAUSE.finditer(text):
+        before = text[: m.start()]
+        if before.count("(") <= before.count(")"):
+            return before
+    return text
+
+
 def excerpt(measured: str, limit: int = EXCERPT_CHARS) -> str:
     """The measured text's first clause, the one that carries its numbers (the central choice's values, or the
     reason a claim was not tested faithfully), cut at a comma if it is longer than ``limit``."""
-    first = _CLAUSE.split(measured, maxsplit=1)[0].strip().rstrip(".")
+    first = first_clause(measured).strip().rstrip(".")
     if len(first) > limit:
         cut = first.rfind(", ", 0, limit)
         first = first[: cut if cut > 0 else limit].rstrip() + " …"
@@ -109,6 +119,16 @@ def main_figure(manifest: dict, notebook: str) -> str | None:
     return next((name for name, entry in manifest.items() if entry["notebook"] == notebook), None)
 
 
+def deciding_record(records: Sequence[dict], default: dict, headline: dict) -> dict:
+    """The record whose measured text a box shows beside a claim's headline verdict: its default-setting record
+    (``default``) where that gave the headline, else its first record at a setting that did (a claim not tested
+    faithfully at the default profile and not reproduced at the paper's settings shows the paper's settings'
+    numbers, which carry its ✗); ``default`` where no one setting gave it (settings that disagree: inconclusive)."""
+    if default["verdict"] == headline["verdict"]:
+        return default
+    return next((r for r in records if r["id"] == default["id"] and r["verdict"] == headline["verdict"]), default)
+
+
 def box(source: str, records: Sequence[dict], manifest: dict, figure_root: str = "../../book/figure_files") -> str:
     """The findings box of the notebook page ``source`` (MyST), or "" for a page that judges no claim.
 
@@ -123,8 +143,11 @@ def box(source: str, records: Sequence[dict], manifest: dict, figure_root: str =
     for r in mine:
         # raw <a>: an in-page anchor that is not a heading is a missing reference to MyST (a warning)
         stronger = stronger_settings(heads[r["id"]])
+        shown = deciding_record(records, r, heads[r["id"]])
+        setting = shown.get("setting", DEFAULT_SETTING)
+        where = "" if shown is r else f" ({SHORT.get(setting, setting)})"
         lines.append(f"- {verdict_badge(heads[r['id']]['verdict'], r.get('kind', 'claim'))} <a href=\"#{claim_anchor(r['id'])}\">**`{r['id']}`**</a> "
-                     f"{typeset(r['statement'])}<br>*Measured:* {typeset(excerpt(r['measured']))}"
+                     f"{typeset(r['statement'])}<br>*Measured{where}:* {typeset(excerpt(shown['measured']))}"
                      + (f" <small class=\"stronger\">({stronger})</small>" if stronger else ""))
     figure = main_figure(manifest, f"notebooks/{source}.ipynb")
     if figure:

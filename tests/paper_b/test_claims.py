@@ -132,7 +132,9 @@ def test_the_regime_checks_read_the_runs():
     assert stable.ok and "α=16 λ=0.02: 0.01" in stable.measured  # lr 0.01 x sharpness 1
     assert regimes.transition_ends(runs).ok
     both = regimes.both(stable, Regime(False, "q", "r", "m"))
-    assert not both.ok and "m" in both.measured
+    assert not both.ok and both.measured == "m"
+    # each check's numbers follow its own quantity: the sharpness products are not read as the second check's
+    assert both.text().startswith(f"{stable.quantity} {stable.requirement}: {stable.measured}; and q r: m")
 
 
 def misgrokking(end):
