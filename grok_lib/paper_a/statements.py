@@ -34,7 +34,7 @@ STATEMENTS = (
     Statement("In a two-layer ReLU embedding model (f = U φ(Wz + b)), chain-rule estimates show that the classifier head can receive larger effective gradients than the embedding block under controlled downstream norms (Prop. 4.2: ‖∇_U ℓ‖ = ‖δ‖ ‖h‖, ‖∇_W ℓ‖ ≤ ‖U‖_2 ‖z‖ ‖δ‖, ‖∇_E ℓ‖ ≤ ‖B‖_2 ‖W‖_2 ‖U‖_2 ‖δ‖), so the classifier fits first.",
               "abstract; summary page, 'If this is right' and Fig. 3 text ('Head-dominated gradient hierarchy'); Prop. 4.2 (bounds from PAPERS.md)",
               ('A.prop42.head_dominated',), ""),
-    Statement("In ReLU MLPs this supports a two-stage mechanism: the classifier fits first while the representation keeps simplifying later, so the representation clock stops well after the loss clock.",
+    Statement("In ReLU MLPs this supports a two-stage mechanism: the classifier fits first while the representation keeps simplifying later, so the representation clock stops after the loss clock (the abstract's 'slower'; it states no ratio).",
               "abstract; summary page, 'Core claim'",
               ('A.fig3.clock_ratio',), ""),
     Statement("The modular-addition experiments show the two-stage behaviour once the activation patterns stabilise; this premise (activation patterns on the training set stay fixed after the fast phase) carries the argument, and the machine-written referee report on the summary page says the paper never checks it empirically.",

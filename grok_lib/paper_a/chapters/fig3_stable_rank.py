@@ -15,7 +15,7 @@ from ...chapters import Chapter, Figure
 from ...claims import registry
 from ...clocks import grokking_epoch, t_cls
 from ...figure_numbers import at_epochs, none_if_nan
-from ...grading import Bar, Choice, Claim, draw, grade, moved, Regime, Result
+from ...grading import Bar, Choice, Claim, draw, grade, Regime, Result
 from ...history import History
 from ...notebook import Run
 from ...tables import typeset
@@ -45,7 +45,11 @@ RATIO_EPS, RATIO_EPS_GRID = 1e-4, (1e-3, 1e-4, 1e-5)  #: T_cls level of the cloc
 T_REP_FRACTIONS = (0.9, 0.8, 0.7)  #: T_rep: the stable rank at f x its peak
 
 
-CLOCK_RATIO = Bar(lo=2.0)  #: "several times slower": at least twice
+CLOCK_RATIO = Bar(lo=1.0)  #: "slower": the representation clock stops after the loss clock
+
+
+#: "Several times slower", the book's reading of the paper's Figures 1b and 3 (3-6; PAPERS.md): reported, not graded.
+SEVERAL = 2.0
 
 
 RATIO_LEVEL = Choice("train-loss level ε of T_cls", 1e-4, RATIO_EPS_GRID, "the paper names no level", ".0e")
@@ -90,13 +94,13 @@ CLAIMS = registry([
         "A.fig3.clock_ratio", "A", "claim", "text", ABSTRACT,
         "we formalize this phenomenon by separating the fast decay of the classification loss from the slower "
         "simplification of the learned representation",
-        "The representation clock stops several times later than the loss clock.",
+        "The representation clock stops later than the loss clock.",
         "T_rep(f) / T_cls(ε), per weight decay (T_rep(f): first epoch after the stable rank's peak at ≤ f × peak; "
         "where the stable rank has not fallen that far by the end of the run, the run's length stands for T_rep: "
         "a lower bound)",
-        CLOCK_RATIO, choices=(REP_FRACTION, RATIO_LEVEL), bars=moved(CLOCK_RATIO, 1.5), fmt=".2f",
-        why="'slower' with 'several times' as the book's reading: at least twice; the paper states no ratio (our "
-            "reading of its Figs 1b and 3 is 3–6, reported, not graded)"),
+        CLOCK_RATIO, choices=(REP_FRACTION, RATIO_LEVEL), fmt=".2f",
+        why="'slower' is the abstract's word: the ratio at least 1 at every (f, ε); the paper states no ratio, so "
+            "'several times' (our reading of its Figs 1b and 3: 3–6) is reported, not graded"),
 ])
 
 
@@ -339,7 +343,7 @@ def clocks_reading(run: Run) -> dict[str, str]:
         f_grid=", ".join(f"{f:g}" for f in f_grid),
         eps_grid=", ".join(typeset(f"{e:.0e}") for e in eps_grid),
         ratio_bar=f"{ratio_claim.bar.lo:g}",
-        ratio_moved=" and ".join(f"{b.lo:.3g}" for b in ratio_claim.bars),
+        several=f"{SEVERAL:g}",
         cls4_by=f"{min(cls4):,.0f}–{max(cls4):,.0f}" if cls4 else "never",
         peak_after={"reproduced": "only peaks after that (at every ε of the grid)",
                     "inconclusive": "peaks after that at some ε of the grid only",
@@ -350,7 +354,7 @@ def clocks_reading(run: Run) -> dict[str, str]:
         grid_ratio=f"{min(finite_ratios):.1f}–{max(finite_ratios):.1f}" if finite_ratios else "n/a",
         grid_inside=f"{sum(ratio_claim.bar.holds(v) for v in graded)}",
         grid_total=f"{len(graded)}",
-        grid_moved=", ".join(f"{sum(b.holds(v) for v in graded)} at least {b.lo:.3g}" for b in ratio_claim.bars),
+        grid_several=f"{sum(v >= SEVERAL for v in graded)}",
         ratio_verdict=f"**{fig3_over_seeds['A.fig3.clock_ratio'].word}**",
         ratio_threshold=typeset(ratio_claim.threshold),
         e_final=f"{min(e_final):.1f}–{max(e_final):.1f}",
@@ -451,8 +455,8 @@ def paper_settings_reading(run: Run) -> dict[str, str]:
         paper_ratio_book=f"{min(paper_book_ratio[book_name]):.1f}–{max(paper_book_ratio[book_name]):.1f}",
         paper_ratio_usual=f"{min(paper_book_ratio[usual_name]):.1f}–{max(paper_book_ratio[usual_name]):.1f}",
         paper_grid_ratio=f"{min(finite_grid):.1f}–{max(finite_grid):.1f}",
-        paper_grid_below=", ".join(f"{sum(not b.holds(v) for v in paper_grid)} below {b.lo:.3g}"
-                                   for b in ratio_claim.all_bars()),
+        paper_grid_below=(f"{sum(not ratio_claim.bar.holds(v) for v in paper_grid)} below the bar "
+                          f"{ratio_claim.bar.lo:g}, {sum(not v >= SEVERAL for v in paper_grid)} below {SEVERAL:g}"),
         paper_grid_total=f"{len(paper_grid)}",
         paper_ratio_verdict=words(results, "A.fig3.clock_ratio"),
         paper_rep_grok=(f"comes {min(paper_rep_grok):,.0f}–{max(paper_rep_grok):,.0f} epochs *after*"
