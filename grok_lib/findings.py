@@ -84,12 +84,17 @@ _CLAUSE = re.compile(r"(?<=[^0-9])\. |; ")
 
 def first_clause(text: str) -> str:
     """``text`` up to its first clause end (:data:`_CLAUSE`) outside parentheses: the "; " in "(λt / ln α; from
-    0.02)" belongs to the clause it stands in."""
-    for m in _CLAUSE.finditer(text):
-        before = text[: m.start()]
-        if before.count("(") <= before.count(")"):
-            return before
-    return text
+    0.02)" belongs to the clause it stands in. The depth never goes below 0 (a stray ")" as in "[0, 1)" closes
+    nothing); where no clause end lies outside parentheses (an unclosed "("), the first one at any depth."""
+    ends = [m.start() for m in _CLAUSE.finditer(text)]
+    depth, at = 0, 0
+    for end in ends:
+        for ch in text[at:end]:
+            depth = depth + 1 if ch == "(" else max(depth - 1, 0) if ch == ")" else depth
+        at = end
+        if depth == 0:
+            return text[:end]
+    return text[:ends[0]] if ends else text
 
 
 def excerpt(measured: str, limit: int = EXCERPT_CHARS) -> str:
@@ -121,12 +126,14 @@ def main_figure(manifest: dict, notebook: str) -> str | None:
 
 def deciding_record(records: Sequence[dict], default: dict, headline: dict) -> dict:
     """The record whose measured text a box shows beside a claim's headline verdict: its default-setting record
-    (``default``) where that gave the headline, else its first record at a setting that did (a claim not tested
-    faithfully at the default profile and not reproduced at the paper's settings shows the paper's settings'
-    numbers, which carry its ✗); ``default`` where no one setting gave it (settings that disagree: inconclusive)."""
+    (``default``) where that gave the headline, else its first record at another setting that did (a claim not
+    tested faithfully at the default profile and not reproduced at the paper's settings shows the paper's settings'
+    numbers, which carry its ✗; an inconclusive headline shows a setting that was itself inconclusive, if one was);
+    ``default`` where no setting gave it (settings that disagree, each decided: inconclusive)."""
     if default["verdict"] == headline["verdict"]:
         return default
-    return next((r for r in records if r["id"] == default["id"] and r["verdict"] == headline["verdict"]), default)
+    return next((r for r in records if r["id"] == default["id"] and r["verdict"] == headline["verdict"]
+                 and r.get("setting", DEFAULT_SETTING) != DEFAULT_SETTING), default)
 
 
 def box(source: str, records: Sequence[dict], manifest: dict, figure_root: str = "../../book/figure_files") -> str:

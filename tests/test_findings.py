@@ -8,8 +8,12 @@ from grok_lib.findings import box, deciding_record, excerpt
 def test_the_excerpt_ends_at_the_first_clause_outside_parentheses():
     text = "seed 0, kernel window's end (λt / ln α; from 0.02) 0.2: α=16: 0.573; seed 1: 0.6"
     assert excerpt(text) == "seed 0, kernel window's end (λt / ln α; from 0.02) 0.2: α=16: 0.573"
-    assert excerpt("λ=0.6: 1.5; the rest") == "λ=0.6: 1.5"  # a decimal point is no clause end
+    assert excerpt("λ=0.6: 1.5; the rest") == "λ=0.6: 1.5"
     assert excerpt("Not in the regime. seed 0: 3") == "Not in the regime"
+    # a stray ")" closes nothing: the "; " inside the later parentheses is still inside them
+    assert excerpt("c in [0, 1) (λt; from 0.02): 0.5; rest") == "c in [0, 1) (λt; from 0.02): 0.5"
+    # an unclosed "(" leaves no end outside parentheses: the first end at any depth
+    assert excerpt("c in (0, 1]: 0.5; rest") == "c in (0, 1]: 0.5"
 
 
 def record(setting, verdict, measured):
@@ -32,3 +36,6 @@ def test_the_box_shows_the_numbers_of_the_setting_that_gave_the_headline():
     # settings that disagree make the headline inconclusive, which no one setting gave: the default's text
     split = [record("default", "reproduced", "seed 0: 1"), record("paper", "not reproduced", "seed 0: 2")]
     assert "*Measured:* seed 0: 1" in box("paper_x/page", split, {})
+    # a setting that was itself inconclusive gave an inconclusive headline: its text, labelled
+    torn = [record("default", "not reproduced", "seed 0: 1"), record("paper", "inconclusive", "seed 0: 2")]
+    assert "*Measured (paper's settings):* seed 0: 2" in box("paper_x/page", torn, {})

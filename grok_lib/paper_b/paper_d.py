@@ -95,6 +95,6 @@ def size_words(at_paper_d: Sequence[History], at_book_d: Sequence[History], mani
         "size_grid": f"{max(record_spacing(h) for h in at_paper_d):.2g}",
         "size_machine": manifest["machine"],
         "size_moves": moves or f"none yet, no member's transition is complete by step {sweep['through_step']:,}",
-        "size_pending": ("; ".join(f"α = {h.cfg.alpha:g} (clock {clock_reached(h):.2f})" for h in pending)
+        "size_pending": ("; ".join(f"α = {h.cfg.alpha:g} (recorded to {clock_reached(h):.2f} of the clock)" for h in pending)
                          or "none: every member's transition is recorded"),
     }

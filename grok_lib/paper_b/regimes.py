@@ -125,6 +125,7 @@ def groks(histories: Sequence[History]) -> Regime:
 
 def both(first: Regime, second: Regime) -> Regime:
     """Two regime checks as one: in the regime where both are. Each check's measured values follow its own quantity
-    (the first's numbers are not the second's: "lr × S: 0.55; and the transition's end within every run: 5 of 5")."""
+    (the first's numbers are not the second's: "lr × S < 2 for every run: 0.55; and the transition's end within every
+    run: 5 of 5 runs")."""
     return Regime(first.ok and second.ok, f"{first.quantity} {first.requirement.strip()}: {first.measured}; and "
                   f"{second.quantity}", second.requirement, second.measured)

@@ -547,7 +547,7 @@ def separation_reading(run: Run, results: dict[str, Result]) -> dict[str, str]:
     return dict(
         separation_title=("The separation is real and grows with depth." if sep_grows and reproduced
                           else "The separation is real." if reproduced
-                          else "The separation grows with depth; how large it is depends on η." if sep_grows
+                          else "The separation grows with depth, but at some η the representation clock does not stop after the loss clock." if sep_grows
                           else "The separation, measured."),
         eta_grid=", ".join(tables.typeset(f"{e:.0e}") for e in result.claim.choices[0].grid),
         separation_bars=tables.typeset(result.claim.threshold),

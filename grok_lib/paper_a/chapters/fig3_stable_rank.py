@@ -48,7 +48,8 @@ T_REP_FRACTIONS = (0.9, 0.8, 0.7)  #: T_rep: the stable rank at f x its peak
 CLOCK_RATIO = Bar(lo=1.0)  #: "slower": the representation clock stops after the loss clock
 
 
-#: "Several times slower", the book's reading of the paper's Figures 1b and 3 (3-6; PAPERS.md): reported, not graded.
+#: The book's former bar for "several times slower" (not the paper's words; the book reads 3-6 off the paper's Figures
+#: 1b and 3, PAPERS.md): how many ratios reach it is reported, not graded.
 SEVERAL = 2.0
 
 
@@ -324,7 +325,7 @@ def graded_ratios(histories: Sequence[History]) -> list[float]:
 
 def clocks_reading(run: Run) -> dict[str, str]:
     """The two clocks on this page's runs (seed 0) against the claims over every judged seed: the regimes, the
-    clock ratio's grids and bars, where this page's ratios fall in them, and the stable rank of E at the end."""
+    clock ratio's grids and its bar, where this page's ratios fall in them, and the stable rank of E at the end."""
     judged = judged_seeds(run)
     fig3_verdicts, fig3_over_seeds = page_verdicts(run), seed_results(run)
     ratio_claim = CLAIMS["A.fig3.clock_ratio"]
