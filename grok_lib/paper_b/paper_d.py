@@ -63,15 +63,20 @@ def size_table(at_paper_d: Sequence[History], at_book_d: Sequence[History]) -> l
 
 def shifts(at_paper_d: Sequence[History], at_book_d: Sequence[History]) -> list[tuple[float, float, float]]:
     """(alpha, start shift, end shift) on the clock, paper's size minus book's, for every member whose transition the
-    recording has reached (both crossings) and the book's set has at the same alpha and data seed."""
+    recording has reached (its start; the end shift is nan while the recording stops short of the end) and the book's
+    set has at the same alpha and data seed."""
     book = book_runs(at_paper_d, at_book_d)
     out = []
     for h in at_paper_d:
         s, e = fractions(h)
-        if math.isfinite(s) and math.isfinite(e) and h.cfg.alpha in book:
+        if math.isfinite(s) and h.cfg.alpha in book:
             bs, be = fractions(book[h.cfg.alpha])
-            out.append((float(h.cfg.alpha), s - bs, e - be))
+            out.append((float(h.cfg.alpha), s - bs, e - be if math.isfinite(e) else math.nan))
     return out
+
+
+def _move(alpha: float, start: float, end: float) -> str:
+    return f"α = {alpha:g}: start {start:+.2f}, end " + (f"{end:+.2f}" if math.isfinite(end) else NOT_YET)
 
 
 def size_words(at_paper_d: Sequence[History], at_book_d: Sequence[History], manifest: dict) -> dict[str, str]:
@@ -81,9 +86,8 @@ def size_words(at_paper_d: Sequence[History], at_book_d: Sequence[History], mani
     first, book = at_paper_d[0].cfg, next(iter(book_runs(at_paper_d, at_book_d).values())).cfg
     sweep = manifest["sweep"]
     moved = shifts(at_paper_d, at_book_d)
-    done = {a for a, _, _ in moved}
-    pending = [h for h in at_paper_d if float(h.cfg.alpha) not in done]
-    moves = "; ".join(f"α = {a:g}: start {s:+.2f}, end {e:+.2f}" for a, s, e in moved)
+    pending = [h for h in at_paper_d if not math.isfinite(fractions(h)[1])]  # the end not recorded yet
+    moves = "; ".join(_move(*m) for m in moved)
     return {
         "size_d": f"{first.d:,}", "size_n": f"{first.n_train}", "size_book_d": f"{book.d:,}",
         "size_book_n": f"{book.n_train}", "size_n_test": f"{first.n_test:,}",
@@ -94,7 +98,7 @@ def size_words(at_paper_d: Sequence[History], at_book_d: Sequence[History], mani
         "size_hours": f"{max(r['seconds'] for r in manifest['runs']) / 3600:.1f} h",  # each member's: the sweep's
         "size_grid": f"{max(record_spacing(h) for h in at_paper_d):.2g}",
         "size_machine": manifest["machine"],
-        "size_moves": moves or f"none yet, no member's transition is complete by step {sweep['through_step']:,}",
+        "size_moves": moves or f"none yet, no member's transition has started by step {sweep['through_step']:,}",
         "size_pending": ("; ".join(f"α = {h.cfg.alpha:g} (recorded to {clock_reached(h):.2f} of the clock)" for h in pending)
                          or "none: every member's transition is recorded"),
     }
