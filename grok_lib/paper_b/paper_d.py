@@ -71,7 +71,7 @@ def shifts(at_paper_d: Sequence[History], at_book_d: Sequence[History]) -> list[
         s, e = fractions(h)
         if math.isfinite(s) and h.cfg.alpha in book:
             bs, be = fractions(book[h.cfg.alpha])
-            out.append((float(h.cfg.alpha), s - bs, e - be if math.isfinite(e) else math.nan))
+            out.append((float(h.cfg.alpha), s - bs, e - be))  # nan - be: the end not recorded yet
     return out
 
 
